@@ -1,0 +1,487 @@
+/* io/h5.c — parallel HDF5 for the pipeline (see h5.h): every call here that HDF5 defines as
+ * collective is made by all ranks, with zero-size selections on ranks that have nothing to move. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "io/h5.h"
+
+/* ---- errors ---------------------------------------------------------------- */
+static herr_t walk_cb(unsigned n, const H5E_error2_t *err, void *data)
+{
+    (void)n;
+    char *buf = data;
+    if (!buf[0] && err->desc && err->desc[0]) snprintf(buf, 256, "%s", err->desc);
+    return 0;
+}
+
+void gp_h5_last_error(char *buf, size_t n)
+{
+    char tmp[256] = "";
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, walk_cb, tmp);
+    H5Eclear2(H5E_DEFAULT);
+    snprintf(buf, n, "%s", tmp);
+}
+
+/* Formats ": <hdf5 reason>" or "" into buf. */
+static const char *h5why(char *buf, size_t n)
+{
+    char r[256];
+    gp_h5_last_error(r, sizeof r);
+    if (r[0]) snprintf(buf, n, " (HDF5: %s)", r);
+    else buf[0] = 0;
+    return buf;
+}
+
+/* ---- types ------------------------------------------------------------------- */
+void gp_h5_type_desc(hid_t t, char *buf, size_t n)
+{
+    size_t sz = H5Tget_size(t);
+    const char *ord = H5Tget_order(t) == H5T_ORDER_BE ? " BE" : " LE";
+    switch (H5Tget_class(t)) {
+    case H5T_INTEGER:
+        snprintf(buf, n, "%c%zu%s", H5Tget_sign(t) == H5T_SGN_NONE ? 'u' : 'i', sz * 8, sz > 1 ? ord : "");
+        break;
+    case H5T_FLOAT: snprintf(buf, n, "f%zu%s", sz * 8, ord); break;
+    case H5T_COMPOUND: {
+        int nm = H5Tget_nmembers(t);
+        size_t used = (size_t)snprintf(buf, n, "compound{");
+        for (int i = 0; i < nm && used < n; i++) {
+            char *name = H5Tget_member_name(t, (unsigned)i);
+            hid_t mt = H5Tget_member_type(t, (unsigned)i);
+            char md[128];
+            gp_h5_type_desc(mt, md, sizeof md);
+            used += (size_t)snprintf(buf + used, n - used, "%s%s:%s", i ? "," : "", name ? name : "?", md);
+            H5Tclose(mt);
+            H5free_memory(name);
+        }
+        if (used < n) snprintf(buf + used, n - used, "} (%zu B)", sz);
+        break;
+    }
+    case H5T_OPAQUE: {
+        char *tag = H5Tget_tag(t);
+        snprintf(buf, n, "opaque%s%s%s (%zu B)", tag && tag[0] ? " \"" : "", tag && tag[0] ? tag : "",
+                 tag && tag[0] ? "\"" : "", sz);
+        H5free_memory(tag);
+        break;
+    }
+    case H5T_ENUM: snprintf(buf, n, "enum (%zu B)", sz); break;
+    case H5T_ARRAY: snprintf(buf, n, "array (%zu B)", sz); break;
+    case H5T_BITFIELD: snprintf(buf, n, "bitfield (%zu B)", sz); break;
+    case H5T_TIME: snprintf(buf, n, "time (%zu B)", sz); break;
+    case H5T_STRING:
+        if (H5Tis_variable_str(t) > 0) snprintf(buf, n, "variable-length string");
+        else snprintf(buf, n, "string (%zu B)", sz);
+        break;
+    case H5T_VLEN: snprintf(buf, n, "variable-length sequence"); break;
+    case H5T_REFERENCE: snprintf(buf, n, "reference"); break;
+    default: snprintf(buf, n, "unknown type"); break;
+    }
+}
+
+/* Why a type nested in a compound/array cannot be moved as bytes, or NULL. */
+static const char *nested_unsupported(hid_t t)
+{
+    switch (H5Tget_class(t)) {
+    case H5T_VLEN: return "variable-length members";
+    case H5T_REFERENCE: return "reference members";
+    case H5T_STRING: return H5Tis_variable_str(t) > 0 ? "variable-length string members" : NULL;
+    case H5T_COMPOUND: {
+        int nm = H5Tget_nmembers(t);
+        for (int i = 0; i < nm; i++) {
+            hid_t mt = H5Tget_member_type(t, (unsigned)i);
+            const char *why = nested_unsupported(mt);
+            H5Tclose(mt);
+            if (why) return why;
+        }
+        return NULL;
+    }
+    case H5T_ARRAY: {
+        hid_t bt = H5Tget_super(t);
+        const char *why = nested_unsupported(bt);
+        H5Tclose(bt);
+        return why;
+    }
+    default: return NULL;
+    }
+}
+
+const char *gp_h5_type_unsupported(hid_t t)
+{
+    switch (H5Tget_class(t)) {
+    case H5T_VLEN: return "variable-length data is not supported";
+    case H5T_REFERENCE: return "references are not supported";
+    case H5T_STRING:
+        return H5Tis_variable_str(t) > 0 ? "variable-length strings are not supported"
+                                         : "string datasets are not supported";
+    default: break;
+    }
+    const char *why = nested_unsupported(t);
+    if (!why) return NULL;
+    static char buf[96];
+    snprintf(buf, sizeof buf, "compound or array types with %s are not supported", why);
+    return buf;
+}
+
+/* ---- file access ------------------------------------------------------------- */
+static hid_t mpio_fapl(MPI_Comm comm)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL);
+    H5Pset_all_coll_metadata_ops(fapl, 1);
+    H5Pset_coll_metadata_write(fapl, 1);
+    H5Pset_alignment(fapl, (hsize_t)1 << 20, (hsize_t)1 << 20);
+    H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_LATEST);
+    return fapl;
+}
+
+static hid_t coll_dxpl(void)
+{
+    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+    H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
+    return dxpl;
+}
+
+/* Rank-0 check that the input exists, is a regular file and has an HDF5 signature. */
+static gp_status precheck_input(const char *path, gp_error *e)
+{
+    struct stat st;
+    if (stat(path, &st) != 0) return gp__fail(e, GP_EIO, "%s: cannot open: %s", path, strerror(errno));
+    if (S_ISDIR(st.st_mode)) return gp__fail(e, GP_EIO, "%s: is a directory, not an HDF5 file", path);
+    if (access(path, R_OK) != 0)
+        return gp__fail(e, GP_EIO, "%s: cannot read: %s", path, strerror(errno));
+    htri_t is = H5Fis_hdf5(path);
+    if (is <= 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return gp__fail(e, GP_EFORMAT, "%s: not an HDF5 file (no HDF5 signature found)", path);
+    }
+    return GP_OK;
+}
+
+typedef struct { char (*names)[1024]; int n, cap; } found2d;
+
+static herr_t visit_cb(hid_t g, const char *name, const H5L_info_t *info, void *data)
+{
+    found2d *f = data;
+    if (info->type != H5L_TYPE_HARD) return 0;
+    hid_t o = H5Oopen(g, name, H5P_DEFAULT);
+    if (o < 0) { H5Eclear2(H5E_DEFAULT); return 0; }
+    if (H5Iget_type(o) == H5I_DATASET) {
+        hid_t sp = H5Dget_space(o);
+        if (H5Sget_simple_extent_ndims(sp) == 2 && f->n < f->cap)
+            snprintf(f->names[f->n++], 1024, "/%s", name);
+        else if (H5Sget_simple_extent_ndims(sp) == 2)
+            f->n++;
+        H5Sclose(sp);
+    }
+    H5Oclose(o);
+    return 0;
+}
+
+/* Resolve -d (or find the only 2-D dataset) and open it. */
+static gp_status open_dataset(gp_h5_in *in, const char *dataset, gp_error *e)
+{
+    char why[300];
+    if (!dataset) {
+        char names[4][1024];
+        found2d f = {names, 0, 4};
+        if (H5Lvisit(in->file, H5_INDEX_NAME, H5_ITER_INC, visit_cb, &f) < 0)
+            return gp__fail(e, GP_EFORMAT, "%s: cannot list the file's datasets%s", in->path, h5why(why, sizeof why));
+        if (f.n == 0) return gp__fail(e, GP_EFORMAT, "%s: no 2-D dataset in the file; name one with -d", in->path);
+        if (f.n > 1)
+            return gp__fail(e, GP_EINVAL, "%s: %d 2-D datasets (%s, %s%s); choose one with -d", in->path, f.n,
+                            names[0], names[1], f.n > 2 ? ", ..." : "");
+        snprintf(in->dset_path, sizeof in->dset_path, "%s", names[0]);
+    } else {
+        snprintf(in->dset_path, sizeof in->dset_path, "%s%s", dataset[0] == '/' ? "" : "/", dataset);
+    }
+    /* Walk the path so a missing group, a dangling link and a group are told apart. */
+    char partial[1024];
+    const char *p = in->dset_path;
+    while (*p) {
+        const char *slash = strchr(p + 1, '/');
+        size_t len = slash ? (size_t)(slash - in->dset_path) : strlen(in->dset_path);
+        snprintf(partial, sizeof partial, "%.*s", (int)len, in->dset_path);
+        if (strcmp(partial, "/") != 0) {
+            htri_t ex = H5Lexists(in->file, partial, H5P_DEFAULT);
+            if (ex <= 0) {
+                H5Eclear2(H5E_DEFAULT);
+                return gp__fail(e, GP_EFORMAT, "%s: no dataset %s (%s does not exist)", in->path,
+                                in->dset_path, partial);
+            }
+        }
+        if (!slash) break;
+        p = slash;
+    }
+    hid_t o = H5Oopen(in->file, in->dset_path, H5P_DEFAULT);
+    if (o < 0)
+        return gp__fail(e, GP_EFORMAT, "%s: %s cannot be opened (dangling link?)%s", in->path, in->dset_path,
+                        h5why(why, sizeof why));
+    H5I_type_t it = H5Iget_type(o);
+    if (it != H5I_DATASET) {
+        H5Oclose(o);
+        return gp__fail(e, GP_EFORMAT, "%s: %s is a %s, not a dataset", in->path, in->dset_path,
+                        it == H5I_GROUP ? "group" : it == H5I_DATATYPE ? "named datatype" : "non-dataset object");
+    }
+    in->dset = o;
+    return GP_OK;
+}
+
+gp_status gp_h5_open_input(MPI_Comm comm, const char *path, const char *dataset, gp_h5_in *in,
+                           gp_error *e)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    memset(in, 0, sizeof *in);
+    in->file = in->dset = in->type = H5I_INVALID_HID;
+    snprintf(in->path, sizeof in->path, "%s", path);
+    if (rank == 0) precheck_input(path, e);
+    gp_status st = gp__agree(comm, e);
+    if (st) return st;
+
+    char why[300];
+    hid_t fapl = mpio_fapl(comm);
+    in->file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    if (in->file < 0) gp__fail(e, GP_EFORMAT, "%s: cannot open as HDF5%s", path, h5why(why, sizeof why));
+    H5Pclose(fapl);
+    if ((st = gp__agree(comm, e))) return st;
+
+    if (!open_dataset(in, dataset, e)) {
+        hid_t sp = H5Dget_space(in->dset);
+        int nd = H5Sget_simple_extent_ndims(sp);
+        hsize_t dims[H5S_MAX_RANK] = {0};
+        if (nd > 0) H5Sget_simple_extent_dims(sp, dims, NULL);
+        H5S_class_t sc = H5Sget_simple_extent_type(sp);
+        H5Sclose(sp);
+        in->type = H5Dget_type(in->dset);
+        const char *bad = in->type >= 0 ? gp_h5_type_unsupported(in->type) : "unreadable datatype";
+        if (sc != H5S_SIMPLE) {
+            gp__fail(e, GP_EFORMAT, "%s: %s is %s, gpipe needs a 2-D dataset", path, in->dset_path,
+                     sc == H5S_SCALAR ? "a scalar" : "empty (null dataspace)");
+        } else if (nd != 2) {
+            char shape[128] = "";
+            size_t u = 0;
+            for (int i = 0; i < nd && u < sizeof shape; i++)
+                u += (size_t)snprintf(shape + u, sizeof shape - u, "%s%llu", i ? "x" : "", (unsigned long long)dims[i]);
+            gp__fail(e, GP_EFORMAT, "%s: %s is %d-D (shape %s), gpipe needs a 2-D dataset", path,
+                     in->dset_path, nd, shape);
+        } else if (bad) {
+            char td[256];
+            gp_h5_type_desc(in->type, td, sizeof td);
+            gp__fail(e, GP_EFORMAT, "%s: %s has type %s: %s", path, in->dset_path, td, bad);
+        } else {
+            in->rows = dims[0];
+            in->cols = dims[1];
+            in->esize = H5Tget_size(in->type);
+            if (in->esize == 0 || (in->cols && in->rows > SIZE_MAX / in->cols / in->esize))
+                gp__fail(e, GP_EFORMAT, "%s: %s: size %llux%llu of %zu-byte elements overflows", path,
+                         in->dset_path, (unsigned long long)dims[0], (unsigned long long)dims[1], in->esize);
+        }
+    }
+    return gp__agree(comm, e);
+}
+
+void gp_h5_close_input(gp_h5_in *in)
+{
+    if (in->type >= 0) H5Tclose(in->type);
+    if (in->dset >= 0) H5Dclose(in->dset);
+    if (in->file >= 0) H5Fclose(in->file);
+    in->type = in->dset = in->file = H5I_INVALID_HID;
+}
+
+gp_status gp_h5_read_rows(gp_h5_in *in, size_t row0, size_t nrows, void *buf, gp_error *e)
+{
+    hid_t fs = H5Dget_space(in->dset), ms;
+    if (nrows == 0 || in->cols == 0) {
+        hsize_t one = 1;
+        H5Sselect_none(fs);
+        ms = H5Screate_simple(1, &one, NULL);
+        H5Sselect_none(ms);
+    } else {
+        hsize_t start[2] = {row0, 0}, count[2] = {nrows, in->cols};
+        H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+        ms = H5Screate_simple(2, count, NULL);
+    }
+    hid_t dxpl = coll_dxpl();
+    herr_t rc = H5Dread(in->dset, in->type, ms, fs, dxpl, buf);
+    char why[300] = "";
+    if (rc < 0) h5why(why, sizeof why);
+    H5Pclose(dxpl);
+    H5Sclose(ms);
+    H5Sclose(fs);
+    if (rc < 0) {
+        return gp__fail(e, GP_EIO, "%s: %s: reading rows %zu..%zu failed%s", in->path, in->dset_path, row0,
+                        row0 + nrows, why);
+    }
+    return GP_OK;
+}
+
+/* ---- output ------------------------------------------------------------------ */
+gp_status gp_h5_check_output(MPI_Comm comm, const char *input, const char *output, int force,
+                             gp_error *e)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    if (rank == 0) {
+        char dir[PATH_MAX], cin[PATH_MAX], cout[PATH_MAX];
+        struct stat st, si;
+        gp__path_dir(output, dir, sizeof dir);
+        if (stat(dir, &st) != 0)
+            gp__fail(e, GP_EIO, "%s: output directory %s: %s", output, dir, strerror(errno));
+        else if (!S_ISDIR(st.st_mode))
+            gp__fail(e, GP_EIO, "%s: output directory %s is not a directory", output, dir);
+        else if (access(dir, W_OK | X_OK) != 0)
+            gp__fail(e, GP_EIO, "%s: output directory %s is not writable: %s", output, dir, strerror(errno));
+        else if (input && ((gp__path_canon(input, cin, sizeof cin) == 0 &&
+                            gp__path_canon(output, cout, sizeof cout) == 0 && strcmp(cin, cout) == 0) ||
+                           (stat(input, &si) == 0 && stat(output, &st) == 0 && si.st_dev == st.st_dev &&
+                            si.st_ino == st.st_ino)))
+            gp__fail(e, GP_EINVAL, "%s: output is the input file; choose another with -o", output);
+        else if (stat(output, &st) == 0 && !force)
+            gp__fail(e, GP_EEXIST, "%s: output exists; use --force to overwrite it", output);
+        else if (stat(output, &st) == 0 && S_ISDIR(st.st_mode))
+            gp__fail(e, GP_EEXIST, "%s: output is a directory", output);
+    }
+    return gp__agree(comm, e);
+}
+
+gp_status gp_h5_create_output(MPI_Comm comm, const char *output, const char *dset_path, hid_t type,
+                              size_t rows, size_t cols, size_t chunk_r, size_t chunk_c,
+                              gp_h5_out *out, gp_error *e)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    memset(out, 0, sizeof *out);
+    out->file = out->dset = H5I_INVALID_HID;
+    snprintf(out->final_path, sizeof out->final_path, "%s", output);
+    snprintf(out->dset_path, sizeof out->dset_path, "%s%s", dset_path[0] == '/' ? "" : "/", dset_path);
+    if (rank == 0) {
+        char dir[PATH_MAX], base[PATH_MAX];
+        gp__path_dir(output, dir, sizeof dir);
+        gp__path_base(output, base, sizeof base);
+        snprintf(out->tmp_path, sizeof out->tmp_path, "%s/.%s.gpipe-tmp.%ld", dir, base, (long)getpid());
+    }
+    MPI_Bcast(out->tmp_path, (int)sizeof out->tmp_path, MPI_CHAR, 0, comm);
+
+    char why[300];
+    hid_t fapl = mpio_fapl(comm);
+    out->file = H5Fcreate(out->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    if (out->file < 0)
+        gp__fail(e, GP_EIO, "%s: cannot create the output file%s", output, h5why(why, sizeof why));
+    H5Pclose(fapl);
+    gp_status st = gp__agree(comm, e);
+    if (st) return st;
+
+    hsize_t dims[2] = {rows, cols};
+    hid_t space = H5Screate_simple(2, dims, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
+    H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
+    if (chunk_r && chunk_c && rows && cols) {
+        hsize_t ch[2] = {chunk_r < rows ? chunk_r : rows, chunk_c < cols ? chunk_c : cols};
+        H5Pset_chunk(dcpl, 2, ch);
+    }
+    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+    H5Pset_create_intermediate_group(lcpl, 1);
+    out->dset = H5Dcreate2(out->file, out->dset_path, type, space, lcpl, dcpl, H5P_DEFAULT);
+    if (out->dset < 0)
+        gp__fail(e, GP_EIO, "%s: cannot create dataset %s%s", output, out->dset_path, h5why(why, sizeof why));
+    H5Pclose(lcpl);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    return gp__agree(comm, e);
+}
+
+gp_status gp_h5_write_blocks(gp_h5_out *out, hid_t mem_type, size_t row0, size_t nrows,
+                             int nblocks, const size_t *col0, const size_t *ncols, const void *buf,
+                             gp_error *e)
+{
+    hid_t fs = H5Dget_space(out->dset), ms;
+    size_t total = 0;
+    for (int i = 0; i < nblocks; i++) total += ncols[i];
+    if (nrows == 0 || total == 0) {
+        hsize_t one = 1;
+        H5Sselect_none(fs);
+        ms = H5Screate_simple(1, &one, NULL);
+        H5Sselect_none(ms);
+    } else {
+        int first = 1;
+        for (int i = 0; i < nblocks; i++) {
+            if (!ncols[i]) continue;
+            hsize_t start[2] = {row0, col0[i]}, count[2] = {nrows, ncols[i]};
+            H5Sselect_hyperslab(fs, first ? H5S_SELECT_SET : H5S_SELECT_OR, start, NULL, count, NULL);
+            first = 0;
+        }
+        hsize_t mdims[2] = {nrows, total};
+        ms = H5Screate_simple(2, mdims, NULL);
+    }
+    hid_t dxpl = coll_dxpl();
+    herr_t rc = H5Dwrite(out->dset, mem_type, ms, fs, dxpl, buf);
+    char why[300] = "";
+    if (rc < 0) h5why(why, sizeof why);
+    H5Pclose(dxpl);
+    H5Sclose(ms);
+    H5Sclose(fs);
+    if (rc < 0) {
+        return gp__fail(e, GP_EIO, "%s: writing rows %zu..%zu of %s failed%s", out->final_path, row0,
+                        row0 + nrows, out->dset_path, why);
+    }
+    return GP_OK;
+}
+
+gp_status gp_h5_set_attr(gp_h5_out *out, const char *name, const char *value, gp_error *e)
+{
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, strlen(value) + 1);
+    H5Tset_cset(t, H5T_CSET_UTF8);
+    hid_t sp = H5Screate(H5S_SCALAR);
+    hid_t a = H5Acreate2(out->dset, name, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+    herr_t rc = a >= 0 ? H5Awrite(a, t, value) : -1;
+    char why[300] = "";
+    if (rc < 0) h5why(why, sizeof why);
+    if (a >= 0) H5Aclose(a);
+    H5Sclose(sp);
+    H5Tclose(t);
+    if (rc < 0) {
+        return gp__fail(e, GP_EIO, "%s: cannot write attribute %s%s", out->final_path, name, why);
+    }
+    return GP_OK;
+}
+
+/* Data durable before the name appears: fsync the file (and, after the rename, its directory). */
+static void sync_file(const char *path)
+{
+    int fd = open(path, O_RDONLY);
+    if (fd >= 0) { fsync(fd); close(fd); }
+}
+
+gp_status gp_h5_finish_output(MPI_Comm comm, gp_h5_out *out, gp_error *e)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    char why[300];
+    if (out->dset >= 0 && H5Dclose(out->dset) < 0)
+        gp__fail(e, GP_EIO, "%s: closing dataset failed%s", out->final_path, h5why(why, sizeof why));
+    if (out->file >= 0 && H5Fclose(out->file) < 0)
+        gp__fail(e, GP_EIO, "%s: closing the file failed%s", out->final_path, h5why(why, sizeof why));
+    out->dset = out->file = H5I_INVALID_HID;
+    gp_status st = gp__agree(comm, e);
+    if (rank == 0 && out->tmp_path[0]) {
+        if (st) {
+            unlink(out->tmp_path);
+        } else if (sync_file(out->tmp_path), rename(out->tmp_path, out->final_path) != 0) {
+            gp__fail(e, GP_EIO, "%s: cannot rename %s into place: %s", out->final_path, out->tmp_path,
+                     strerror(errno));
+            unlink(out->tmp_path);
+        }
+    }
+    if (rank == 0 && !st && !e->code) {
+        char dir[PATH_MAX];
+        gp__path_dir(out->final_path, dir, sizeof dir);
+        sync_file(dir);
+    }
+    return st ? st : gp__agree(comm, e);
+}

@@ -1,0 +1,57 @@
+/* io/h5.h — parallel HDF5 for the pipeline: open and check an input dataset, collective
+ * hyperslab reads of row panels, safe output files (temporary name, renamed only when every
+ * rank succeeded), collective writes of a union of blocks, type description for messages. */
+#ifndef GP_IO_H5_H
+#define GP_IO_H5_H
+#include <hdf5.h>
+#include <limits.h>
+#include "pipeline/internal.h"
+
+typedef struct gp_h5_in {
+    hid_t file, dset, type;        /* type: the dataset's own file type (no conversion on read) */
+    size_t rows, cols, esize;
+    char path[PATH_MAX];           /* as given by the user */
+    char dset_path[1024];
+} gp_h5_in;
+
+typedef struct gp_h5_out {
+    hid_t file, dset;
+    char final_path[PATH_MAX];
+    char tmp_path[PATH_MAX];
+    char dset_path[1024];
+} gp_h5_out;
+
+/* Collective. dataset NULL: the only 2-D dataset in the file. */
+gp_status gp_h5_open_input(MPI_Comm comm, const char *path, const char *dataset, gp_h5_in *in,
+                           gp_error *e);
+void gp_h5_close_input(gp_h5_in *in);
+/* Collective: rows [row0, row0+nrows) of the input (nrows may be 0) into buf (nrows x cols). */
+gp_status gp_h5_read_rows(gp_h5_in *in, size_t row0, size_t nrows, void *buf, gp_error *e);
+
+/* Rank 0 checks the destination (directory exists and is writable, not the input, exists only
+ * with force); result agreed collectively. */
+gp_status gp_h5_check_output(MPI_Comm comm, const char *input, const char *output, int force,
+                             gp_error *e);
+/* Collective: create `output` under a temporary name with dataset `dset_path` (rows x cols of
+ * `type`; chunk dims 0: contiguous). Provenance attributes are added by the caller. */
+gp_status gp_h5_create_output(MPI_Comm comm, const char *output, const char *dset_path, hid_t type,
+                              size_t rows, size_t cols, size_t chunk_r, size_t chunk_c,
+                              gp_h5_out *out, gp_error *e);
+/* Collective write: rows [row0, row0+nrows) x the union of column ranges (ncols[i] at col0[i],
+ * increasing) from buf laid out as nrows x sum(ncols), elements of mem_type. */
+gp_status gp_h5_write_blocks(gp_h5_out *out, hid_t mem_type, size_t row0, size_t nrows,
+                             int nblocks, const size_t *col0, const size_t *ncols, const void *buf,
+                             gp_error *e);
+/* Collective string attribute on the output dataset. */
+gp_status gp_h5_set_attr(gp_h5_out *out, const char *name, const char *value, gp_error *e);
+/* Collective: close the output; when every rank is ok (status agreed inside), rename it into
+ * place, else remove the temporary file. Returns the agreed status. */
+gp_status gp_h5_finish_output(MPI_Comm comm, gp_h5_out *out, gp_error *e);
+
+/* "f32 LE", "i64 BE", "compound{r:f64 LE,i:f64 LE} (16 B)", "opaque (5 B)". */
+void gp_h5_type_desc(hid_t t, char *buf, size_t n);
+/* Why gpipe cannot move this type (NULL if it can): vlen, strings, references. */
+const char *gp_h5_type_unsupported(hid_t t);
+/* The innermost HDF5 error message of the current error stack ("" if none). */
+void gp_h5_last_error(char *buf, size_t n);
+#endif

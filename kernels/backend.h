@@ -1,0 +1,53 @@
+/* kernels/backend.h — the one table of compute functions the pipeline calls.
+ * cpu/ and cuda/ each fill a gp_backend; the pipeline never sees #ifdef CUDA.
+ * All buffers handed to a backend are host buffers from its own host_alloc(). */
+#ifndef GP_BACKEND_H
+#define GP_BACKEND_H
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Shared-memory tile layout of the tiled GPU transpose (ignored on the CPU). */
+typedef enum {
+    GP_TILE_DEFAULT = 0, /* fastest measured layout for the element size */
+    GP_TILE_NONE,        /* plain [T][T] tile: bank conflicts on the column read */
+    GP_TILE_PAD,         /* one access width of padding per row (the 32x33 idea) */
+    GP_TILE_SWIZZLE,     /* XOR swizzle of the column index by the row */
+    GP_TILE_NAIVE        /* no shared memory at all (reference point for benches) */
+} gp_tile_layout;
+
+typedef struct gp_backend gp_backend;
+struct gp_backend {
+    const char *name;   /* "cpu" or "cuda" */
+    void *ctx;          /* backend private state */
+    /* Host memory the backend can move fastest (pinned for CUDA). NULL on failure. */
+    void *(*host_alloc)(gp_backend *b, size_t bytes);
+    void (*host_free)(gp_backend *b, void *p);
+    /* dst (cols x rows) = transpose of src (rows x cols), elements of esize bytes, both dense
+     * row-major. Element bytes are moved exactly (any esize >= 1). Returns 0 or a negative
+     * gp_status and writes a message into err. */
+    int (*transpose)(gp_backend *b, const void *src, void *dst, size_t rows, size_t cols,
+                     size_t esize, char *err, size_t errlen);
+    void (*destroy)(gp_backend *b);
+    char desc[128];     /* e.g. "cuda:0 NVIDIA H200 (sm_90)" for logs */
+};
+
+/* CPU backend: always available. */
+int gp_cpu_backend_create(gp_backend **out, char *err, size_t errlen);
+/* The CPU transpose itself (cache-blocked), exposed for tests and benchmarks. */
+void gp_cpu_transpose(const void *src, void *dst, size_t rows, size_t cols, size_t esize);
+
+/* CUDA backend: device = local_rank % visible devices. Returns GP_ENODEV (no device or built
+ * without CUDA) so that --device auto can fall back to the CPU. */
+int gp_cuda_backend_create(gp_backend **out, int local_rank, char *err, size_t errlen);
+/* Number of visible CUDA devices (0 when built without CUDA or no driver). */
+int gp_cuda_device_count(void);
+/* `gpipe bench kernels [options]`: argv[0] is "kernels". Returns the exit code (0 or 2). */
+int gp_cuda_bench_kernels(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

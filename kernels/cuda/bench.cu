@@ -1,0 +1,341 @@
+/* kernels/cuda/bench.cu — `gpipe bench kernels`: every transpose variant against the device copy
+ * ceiling measured in the same run (CUDA events, median of --reps, bytes read + written). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <algorithm>
+#include <vector>
+#include <cuda_runtime.h>
+#include <cublas_v2.h>
+#include "kernels/backend.h"
+#include "pipeline/status.h"
+#include "kernels/cuda/cuda_kernels.h"
+
+// kernels
+
+namespace {
+
+__global__ void k_fill(uint32_t *p, size_t nwords, uint32_t seed)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < nwords;
+         i += (size_t)gridDim.x * blockDim.x) {
+        uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull ^ seed;
+        x ^= x >> 31; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 29;
+        p[i] = (uint32_t)x;
+    }
+}
+
+/* Counts dst elements that differ from the transposed src, byte by byte (independent of the
+ * kernels under test). */
+__global__ void k_check(const uint8_t *src, const uint8_t *dst, size_t rows, size_t cols,
+                        size_t esize, unsigned long long *bad)
+{
+    const size_t n = rows * cols;
+    unsigned long long nb = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+         i += (size_t)gridDim.x * blockDim.x) {
+        const size_t c = i / rows, r = i - c * rows; /* dst element i = (c, r) */
+        const uint8_t *d = dst + i * esize, *s = src + (r * cols + c) * esize;
+        for (size_t k = 0; k < esize; k++)
+            if (d[k] != s[k]) { nb++; break; }
+    }
+    if (nb) atomicAdd(bad, nb);
+}
+
+} // namespace
+
+// bench
+
+namespace {
+
+struct Ctx {
+    void *src = nullptr, *dst = nullptr;
+    unsigned long long *bad = nullptr;
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    cublasHandle_t blas = nullptr;
+    FILE *json = nullptr;
+    int reps = 20;
+    char dev[160] = "";
+};
+
+int fail(const char *what, cudaError_t e)
+{
+    fprintf(stderr, "gpipe bench kernels: %s failed: %s\n", what, cudaGetErrorString(e));
+    return 2;
+}
+
+#define CK(call)                                                                                  \
+    do {                                                                                          \
+        cudaError_t e_ = (call);                                                                  \
+        if (e_ != cudaSuccess) return fail(#call, e_);                                            \
+    } while (0)
+
+/* Times fn() reps times after 2 warm-ups; median milliseconds into *ms. fn returns 0 or error. */
+template <typename F> int time_median(Ctx &c, F fn, double *ms)
+{
+    for (int i = 0; i < 2; i++)
+        if (fn()) return 2;
+    CK(cudaDeviceSynchronize());
+    std::vector<double> t;
+    for (int i = 0; i < c.reps; i++) {
+        CK(cudaEventRecord(c.e0));
+        if (fn()) return 2;
+        CK(cudaEventRecord(c.e1));
+        CK(cudaEventSynchronize(c.e1));
+        float f = 0;
+        CK(cudaEventElapsedTime(&f, c.e0, c.e1));
+        t.push_back(f);
+    }
+    std::sort(t.begin(), t.end());
+    const size_t n = t.size();
+    *ms = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+    return 0;
+}
+
+int check(Ctx &c, size_t rows, size_t cols, size_t es, unsigned long long *bad)
+{
+    CK(cudaMemset(c.bad, 0, sizeof *c.bad));
+    k_check<<<132 * 16, 256>>>((const uint8_t *)c.src, (const uint8_t *)c.dst, rows, cols, es,
+                               c.bad);
+    CK(cudaGetLastError());
+    CK(cudaMemcpy(bad, c.bad, sizeof *bad, cudaMemcpyDeviceToHost));
+    return 0;
+}
+
+struct Row {
+    const char *name;
+    double ms, gbps, pct;
+    unsigned long long bad;
+    bool checked;
+};
+
+void emit(Ctx &c, size_t es, size_t rows, size_t cols, const Row &r, double copy_gbps)
+{
+    if (!c.json) return;
+    fprintf(c.json,
+            "{\"bench\":\"kernels\",\"device\":\"%s\",\"esize\":%zu,\"rows\":%zu,\"cols\":%zu,"
+            "\"variant\":\"%s\",\"ms\":%.4f,\"gbps\":%.1f,\"pct_of_copy\":%.2f,"
+            "\"copy_gbps\":%.1f,\"reps\":%d,\"checked\":%s,\"mismatches\":%llu}\n",
+            c.dev, es, rows, cols, r.name, r.ms, r.gbps, r.pct, copy_gbps, c.reps,
+            r.checked ? "true" : "false", r.bad);
+    fflush(c.json);
+}
+
+int usage(void)
+{
+    fprintf(stderr, "usage: gpipe bench kernels [--size-mib N] [--reps N] [--json FILE|-] "
+                    "[--tune] [--esize N]\n");
+    return 2;
+}
+
+} // namespace
+
+extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
+{
+    size_t size_mib = 2048;
+    int reps = 20, tune = 0;
+    size_t only_es = 0;
+    const char *json = nullptr;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (i == 0 && a[0] != '-') continue; /* program or subcommand name */
+        if (!strcmp(a, "--tune")) { tune = 1; continue; }
+        if (i + 1 >= argc) return usage();
+        char *end = nullptr;
+        if (!strcmp(a, "--size-mib")) {
+            size_mib = strtoull(argv[++i], &end, 10);
+            if (*end || size_mib < 1) return usage();
+        } else if (!strcmp(a, "--reps")) {
+            reps = (int)strtol(argv[++i], &end, 10);
+            if (*end || reps < 1) return usage();
+        } else if (!strcmp(a, "--json")) {
+            json = argv[++i];
+        } else if (!strcmp(a, "--esize")) {
+            only_es = strtoull(argv[++i], &end, 10);
+            if (*end) return usage();
+        } else {
+            return usage();
+        }
+    }
+    int ndev = 0;
+    cudaError_t e = cudaGetDeviceCount(&ndev);
+    if (e != cudaSuccess || ndev == 0) {
+        fprintf(stderr, "gpipe bench kernels: no CUDA device visible (%s)\n",
+                e != cudaSuccess ? cudaGetErrorString(e) : "0 devices");
+        return 2;
+    }
+    Ctx c;
+    c.reps = reps;
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    snprintf(c.dev, sizeof c.dev, "cuda:0 %s (sm_%d%d, %d SMs)", prop.name, prop.major,
+             prop.minor, prop.multiProcessorCount);
+    if (json) {
+        c.json = strcmp(json, "-") ? fopen(json, "w") : stdout;
+        if (!c.json) {
+            fprintf(stderr, "gpipe bench kernels: cannot open %s\n", json);
+            return 2;
+        }
+    }
+    const size_t bytes = size_mib << 20;
+    int rc = 0;
+    printf("gpipe bench kernels: %s, %zu MiB per matrix, median of %d reps, GB/s = (read + "
+           "written bytes) / time\n",
+           c.dev, size_mib, reps);
+    e = cudaMalloc(&c.src, bytes);
+    if (e == cudaSuccess) e = cudaMalloc(&c.dst, bytes);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "gpipe bench kernels: cudaMalloc of 2 x %zu MiB failed: %s\n", size_mib,
+                cudaGetErrorString(e));
+        cudaFree(c.src);
+        if (c.json && c.json != stdout) fclose(c.json);
+        return 2;
+    }
+    CK(cudaMalloc(&c.bad, sizeof *c.bad));
+    CK(cudaEventCreate(&c.e0));
+    CK(cudaEventCreate(&c.e1));
+    if (cublasCreate(&c.blas) != CUBLAS_STATUS_SUCCESS) c.blas = nullptr;
+
+    struct Summary {
+        size_t es;
+        double copy;
+        std::vector<Row> rows;
+    };
+    std::vector<Summary> all;
+    const size_t sizes[5] = {1, 2, 4, 8, 16};
+    for (size_t es : sizes) {
+        if (only_es && es != only_es) continue;
+        const size_t n = bytes / es;
+        size_t rows = (size_t)sqrt((double)n);
+        rows -= rows % 16;
+        size_t cols = n / rows;
+        cols -= cols % 16;
+        const size_t mb = rows * cols * es;
+        k_fill<<<132 * 16, 256>>>((uint32_t *)c.src, mb / 4, (uint32_t)es * 7919u);
+        CK(cudaGetLastError());
+        Summary s;
+        s.es = es;
+        double ms;
+        if ((rc = time_median(c, [&] {
+                 return cudaMemcpyAsync(c.dst, c.src, mb, cudaMemcpyDeviceToDevice) !=
+                        cudaSuccess;
+             }, &ms)))
+            break;
+        s.copy = 2.0 * mb / (ms * 1e6);
+        s.rows.push_back({"copy", ms, s.copy, 100.0, 0, false});
+
+        struct V {
+            const char *name;
+            gp_tile_layout l;
+            int tune;
+        };
+        std::vector<V> vs = {{"naive", GP_TILE_NAIVE, 0},   {"none", GP_TILE_NONE, 0},
+                             {"pad", GP_TILE_PAD, 0},       {"swizzle", GP_TILE_SWIZZLE, 0},
+                             {"default", GP_TILE_DEFAULT, 0}};
+        static const char *tn[4] = {"", "+alt", "+stream", "+alt+stream"};
+        static char names[5][3][4][32];
+        if (tune) {
+            const gp_tile_layout ls[3] = {GP_TILE_NONE, GP_TILE_PAD, GP_TILE_SWIZZLE};
+            const int ei = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : es == 8 ? 3 : 4;
+            for (int li = 0; li < 3; li++)
+                for (int t = 1; t < 4; t++) {
+                    snprintf(names[ei][li][t], 32, "%s%s", gp_cuda_layout_name(ls[li]), tn[t]);
+                    vs.push_back({names[ei][li][t], ls[li], t});
+                }
+            vs.push_back({"default#2", GP_TILE_DEFAULT, 0});
+        }
+        for (const V &v : vs) {
+            CK(cudaMemset(c.dst, 0xA5, mb));
+            if ((rc = time_median(c, [&] {
+                     return gp_cuda_transpose_dev_tuned(c.src, c.dst, rows, cols, es, v.l,
+                                                        v.tune, 0) != 0;
+                 }, &ms))) {
+                fprintf(stderr, "gpipe bench kernels: %s, %zu B: %s\n", v.name, es,
+                        cudaGetErrorString(cudaGetLastError()));
+                break;
+            }
+            Row r{v.name, ms, 2.0 * mb / (ms * 1e6), 0, 0, true};
+            r.pct = 100.0 * r.gbps / s.copy;
+            if ((rc = check(c, rows, cols, es, &r.bad))) break;
+            s.rows.push_back(r);
+        }
+        if (rc) break;
+        if (c.blas && (es == 4 || es == 8)) {
+            /* row-major rows x cols = column-major cols x rows (lda = cols); C = A^T is
+             * column-major rows x cols (ldc = rows) = row-major cols x rows. */
+            const float f1 = 1.f, f0 = 0.f;
+            const double d1 = 1.0, d0 = 0.0;
+            CK(cudaMemset(c.dst, 0xA5, mb));
+            const int m = (int)rows, nn = (int)cols;
+            if ((rc = time_median(c, [&] {
+                     cublasStatus_t st =
+                         es == 4 ? cublasSgeam(c.blas, CUBLAS_OP_T, CUBLAS_OP_N, m, nn, &f1,
+                                               (const float *)c.src, nn, &f0,
+                                               (const float *)c.dst, m, (float *)c.dst, m)
+                                 : cublasDgeam(c.blas, CUBLAS_OP_T, CUBLAS_OP_N, m, nn, &d1,
+                                               (const double *)c.src, nn, &d0,
+                                               (const double *)c.dst, m, (double *)c.dst, m);
+                     return st != CUBLAS_STATUS_SUCCESS;
+                 }, &ms)))
+                break;
+            Row r{es == 4 ? "cublas-sgeam" : "cublas-dgeam", ms, 2.0 * mb / (ms * 1e6), 0, 0,
+                  true};
+            r.pct = 100.0 * r.gbps / s.copy;
+            if ((rc = check(c, rows, cols, es, &r.bad))) break;
+            s.rows.push_back(r);
+        }
+        /* the ceiling again, to show the run-to-run spread */
+        if ((rc = time_median(c, [&] {
+                 return cudaMemcpyAsync(c.dst, c.src, mb, cudaMemcpyDeviceToDevice) !=
+                        cudaSuccess;
+             }, &ms)))
+            break;
+        s.rows.push_back({"copy#2", ms, 2.0 * mb / (ms * 1e6), 0, 0, false});
+        s.rows.back().pct = 100.0 * s.rows.back().gbps / s.copy;
+
+        printf("\nesize %zu B: %zu x %zu (%.2f GiB), default = %s\n", es, rows, cols,
+               mb / 1073741824.0, gp_cuda_layout_name(gp_cuda_default_layout(es)));
+        printf("  %-20s %9s %9s %8s  %s\n", "variant", "ms", "GB/s", "%copy", "check");
+        for (const Row &r : s.rows) {
+            printf("  %-20s %9.3f %9.1f %7.1f%%  %s\n", r.name, r.ms, r.gbps, r.pct,
+                   !r.checked ? "-" : r.bad ? "MISMATCH" : "ok");
+            emit(c, es, rows, cols, r, s.copy);
+            if (r.checked && r.bad) {
+                fprintf(stderr, "gpipe bench kernels: %s, %zu B: %llu wrong elements\n", r.name,
+                        es, r.bad);
+                rc = 2;
+            }
+        }
+        all.push_back(s);
+    }
+    if (!all.empty()) {
+        const char *cols_[] = {"naive", "none", "pad", "swizzle", "default", "cublas"};
+        printf("\nsummary (GB/s and %% of the copy measured in the same run)\n");
+        printf("%-6s %8s", "esize", "copy");
+        for (const char *h : cols_) printf(" %15s", h);
+        printf("\n");
+        for (const Summary &s : all) {
+            printf("%-6zu %8.0f", s.es, s.copy);
+            for (const char *h : cols_) {
+                const Row *f = nullptr;
+                for (const Row &r : s.rows)
+                    if (!strcmp(r.name, h) || (!strcmp(h, "cublas") && !strncmp(r.name, h, 6)))
+                        f = &r;
+                if (f)
+                    printf(" %7.0f (%4.1f%%)", f->gbps, f->pct);
+                else
+                    printf(" %15s", "-");
+            }
+            printf("\n");
+        }
+    }
+    if (c.blas) cublasDestroy(c.blas);
+    cudaEventDestroy(c.e0);
+    cudaEventDestroy(c.e1);
+    cudaFree(c.bad);
+    cudaFree(c.src);
+    cudaFree(c.dst);
+    if (c.json && c.json != stdout) fclose(c.json);
+    return rc ? 2 : 0;
+}

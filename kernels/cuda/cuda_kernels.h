@@ -1,0 +1,42 @@
+/* kernels/cuda/cuda_kernels.h — the CUDA transpose kernels' launcher and the kernel bench.
+ * C-callable; include only from code that is built when CUDA is enabled. */
+#ifndef GP_CUDA_KERNELS_H
+#define GP_CUDA_KERNELS_H
+#include <stddef.h>
+#include <cuda_runtime.h>
+#include "kernels/backend.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* d_dst (cols x rows) = transpose of d_src (rows x cols); both device pointers, dense row-major,
+ * elements of esize bytes (any esize >= 1; bytes moved exactly). Asynchronous on stream.
+ * Returns 0, GP_EINVAL (esize 0, overlapping buffers) or GP_EDEVICE (launch failed; the CUDA
+ * error is left for cudaGetLastError/the caller's next sync to report). */
+int gp_cuda_transpose_dev(const void *d_src, void *d_dst, size_t rows, size_t cols, size_t esize,
+                          gp_tile_layout layout, cudaStream_t stream);
+
+/* Same, with tuning bits for the benchmark (0 = what gp_cuda_transpose_dev runs):
+ * GP_CUDA_TUNE_ALT picks the alternative tile shape / block size of the vector kernels,
+ * GP_CUDA_TUNE_STREAM uses streaming cache hints (ld.global.cs / st.global.cs). */
+enum { GP_CUDA_TUNE_ALT = 1, GP_CUDA_TUNE_STREAM = 2 };
+int gp_cuda_transpose_dev_tuned(const void *d_src, void *d_dst, size_t rows, size_t cols,
+                                size_t esize, gp_tile_layout layout, int tune,
+                                cudaStream_t stream);
+
+/* The layout GP_TILE_DEFAULT resolves to for an element size (measured, see bench/NOTES.md). */
+gp_tile_layout gp_cuda_default_layout(size_t esize);
+
+/* Name of a layout: "default", "none", "pad", "swizzle", "naive". */
+const char *gp_cuda_layout_name(gp_tile_layout layout);
+
+/* `gpipe bench kernels [--size-mib N] [--reps N] [--json FILE|-] [--tune]`.
+ * argv[0] is the first option (or the program name: a leading non-option is skipped).
+ * Returns 0, or 2 with a message on stderr. */
+int gp_cuda_bench_kernels(int argc, char **argv);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

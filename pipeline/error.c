@@ -1,0 +1,43 @@
+/* pipeline/error.c — local error recording and collective agreement on failure
+ * (FFTW's any_true idea): no rank enters a collective while another has already failed. */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "pipeline/internal.h"
+
+gp_status gp__fail(gp_error *e, gp_status code, const char *fmt, ...)
+{
+    if (e->code != 0) return e->code;   /* keep the first cause */
+    e->code = code ? code : GP_EINTERNAL;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+    for (char *c = e->msg; *c; c++)
+        if (*c == '\n') *c = ' ';
+    return e->code;
+}
+
+gp_status gp__agree(MPI_Comm comm, gp_error *e)
+{
+    int rank, size;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &size);
+    int mine = e->code ? rank : INT_MAX, first = INT_MAX, nfail = 0, f = e->code != 0;
+    MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+    if (first == INT_MAX) return GP_OK;
+    MPI_Allreduce(&f, &nfail, 1, MPI_INT, MPI_SUM, comm);
+    int code = e->code;
+    MPI_Bcast(&code, 1, MPI_INT, first, comm);
+    char msg[sizeof e->msg];
+    if (rank == first) memcpy(msg, e->msg, sizeof msg);
+    MPI_Bcast(msg, (int)sizeof msg, MPI_CHAR, first, comm);
+    e->code = code;
+    e->rank = first;
+    if (first != 0 && nfail < size)
+        snprintf(e->msg, sizeof e->msg, "rank %d: %.1000s", first, msg);
+    else
+        memcpy(e->msg, msg, sizeof msg);
+    return code;
+}

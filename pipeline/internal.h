@@ -1,0 +1,58 @@
+/* pipeline/internal.h — gp__ helpers shared inside the library: error agreement across ranks,
+ * the row/panel plan, the block exchange, small utilities. Not installed. */
+#ifndef GP_INTERNAL_H
+#define GP_INTERNAL_H
+#include <stddef.h>
+#include <stdint.h>
+#include <mpi.h>
+#include "pipeline/gpipe.h"
+
+/* ---- errors (error.c) ---------------------------------------------------- */
+/* Record a local failure (the first one wins); returns code. */
+gp_status gp__fail(gp_error *e, gp_status code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Collective: all ranks learn whether any rank failed. Returns 0 or the failing code; on failure
+ * every rank's e holds the message of the lowest failing rank (prefixed "rank N: " when N != 0
+ * and the other ranks did not fail the same way). */
+gp_status gp__agree(MPI_Comm comm, gp_error *e);
+
+/* ---- plan (plan.c) --------------------------------------------------------- */
+typedef struct { size_t start, count; } gp_range;
+/* Block idx of n items split in `parts` near-equal blocks (first n%parts get one more). */
+gp_range gp__split(size_t n, int parts, int idx);
+
+typedef struct gp_plan {
+    size_t rows, cols, esize;   /* input A: rows x cols */
+    int nranks, rank;
+    gp_range *row_blocks;       /* A's rows of each rank (nranks) */
+    gp_range *col_blocks;       /* A's columns = output rows of each rank (nranks) */
+    size_t panel_rows;          /* k: rows per rank per panel */
+    size_t npanels;             /* every rank steps through all of them (lockstep) */
+} gp_plan;
+/* Bytes one rank needs for panels of k rows (read + send + receive buffers). */
+size_t gp__plan_bytes(size_t cols, size_t esize, int nranks, size_t k);
+gp_status gp__plan_make(gp_plan *p, size_t rows, size_t cols, size_t esize, int nranks, int rank,
+                        size_t mem, size_t panel_rows, gp_error *e);
+void gp__plan_free(gp_plan *p);
+/* Rows (global indices of A) of rank r in panel s; count 0 when r has none left. */
+gp_range gp__plan_panel(const gp_plan *p, int r, size_t s);
+
+/* ---- exchange (exchange.c) --------------------------------------------------- */
+/* Panel s all-to-all: send = this rank's transposed panel (cols x k_me, rows for rank q are
+ * contiguous); recv = w_me x K (K = sum of every rank's k in panel s), rank p's block in columns
+ * [sum_{p'<p} k_p', +k_p). Counts of any size (derived datatypes, no int overflow). */
+gp_status gp__exchange_panel(MPI_Comm comm, const gp_plan *p, size_t s, const void *send,
+                             void *recv, gp_error *e);
+
+/* ---- utilities (util.c) -------------------------------------------------------- */
+double gp__now(void);
+const char *gp__human_bytes(double b, char *buf, size_t n);  /* "1.50 GiB" */
+/* Path helpers: directory part ("." if none), base name, stem (base without .h5/.hdf5/.he5). */
+void gp__path_dir(const char *path, char *out, size_t n);
+void gp__path_base(const char *path, char *out, size_t n);
+void gp__path_stem(const char *path, char *out, size_t n);
+/* Canonical absolute path of a file that may not exist yet (its directory must). 0 or -1. */
+int gp__path_canon(const char *path, char *out, size_t n);
+/* Rank among the ranks of the same node. */
+int gp__local_rank(MPI_Comm comm);
+#endif

@@ -1,0 +1,83 @@
+/* pipeline/plan.c — who owns what: rows of A and rows of B = A^T split over ranks in near-equal
+ * blocks (like fftw_mpi_local_size_2d), each rank's block cut into panels of k rows that fit the
+ * memory budget. Ranks step through panels in lockstep; a rank out of rows sends empty blocks. */
+#include <stdlib.h>
+#include "pipeline/internal.h"
+
+/* Without --mem, panels are capped so that no single HDF5/MPI-IO transfer nears 2 GiB. */
+#define GP_PANEL_CAP_BYTES ((size_t)512 << 20)
+
+gp_range gp__split(size_t n, int parts, int idx)
+{
+    size_t base = n / (size_t)parts, extra = n % (size_t)parts, i = (size_t)idx;
+    gp_range r;
+    r.count = base + (i < extra ? 1 : 0);
+    r.start = i * base + (i < extra ? i : extra);
+    return r;
+}
+
+size_t gp__plan_bytes(size_t cols, size_t esize, int nranks, size_t k)
+{
+    /* read buffer k x C, transposed/send buffer C x k, receive buffer w x (P k), w <= ceil(C/P) */
+    size_t w = (cols + (size_t)nranks - 1) / (size_t)nranks;
+    return esize * k * (2 * cols + w * (size_t)nranks);
+}
+
+gp_status gp__plan_make(gp_plan *p, size_t rows, size_t cols, size_t esize, int nranks, int rank,
+                        size_t mem, size_t panel_rows, gp_error *e)
+{
+    p->rows = rows; p->cols = cols; p->esize = esize; p->nranks = nranks; p->rank = rank;
+    p->row_blocks = calloc((size_t)nranks, sizeof *p->row_blocks);
+    p->col_blocks = calloc((size_t)nranks, sizeof *p->col_blocks);
+    if (!p->row_blocks || !p->col_blocks) return gp__fail(e, GP_ENOMEM, "out of memory (plan)");
+    for (int r = 0; r < nranks; r++) {
+        p->row_blocks[r] = gp__split(rows, nranks, r);
+        p->col_blocks[r] = gp__split(cols, nranks, r);
+    }
+    size_t maxrows = p->row_blocks[0].count;   /* the first block is the largest */
+    size_t one = gp__plan_bytes(cols, esize, nranks, 1);
+    size_t k;
+    if (panel_rows) {
+        k = panel_rows;
+        if (mem && gp__plan_bytes(cols, esize, nranks, k) > mem) {
+            char a[32], b[32];
+            return gp__fail(e, GP_ENOMEM, "--panel-rows %zu needs %s per rank, more than --mem %s",
+                            k, gp__human_bytes((double)gp__plan_bytes(cols, esize, nranks, k), a, 32),
+                            gp__human_bytes((double)mem, b, 32));
+        }
+    } else if (mem) {
+        if (one > mem) {
+            char a[32], b[32];
+            return gp__fail(e, GP_ENOMEM,
+                            "--mem %s is too small: one row of %zu columns needs at least %s per rank",
+                            gp__human_bytes((double)mem, b, 32), cols, gp__human_bytes((double)one, a, 32));
+        }
+        k = mem / one;
+    } else {
+        k = GP_PANEL_CAP_BYTES / (esize * cols);
+        if (k == 0) k = 1;
+    }
+    if (k > maxrows) k = maxrows;
+    if (k == 0) k = 1;
+    p->panel_rows = k;
+    p->npanels = maxrows ? (maxrows + k - 1) / k : 0;
+    return GP_OK;
+}
+
+void gp__plan_free(gp_plan *p)
+{
+    free(p->row_blocks);
+    free(p->col_blocks);
+    p->row_blocks = p->col_blocks = NULL;
+}
+
+gp_range gp__plan_panel(const gp_plan *p, int r, size_t s)
+{
+    gp_range b = p->row_blocks[r], out = {b.start + b.count, 0};
+    size_t off = s * p->panel_rows;
+    if (off < b.count) {
+        out.start = b.start + off;
+        out.count = b.count - off < p->panel_rows ? b.count - off : p->panel_rows;
+    }
+    return out;
+}

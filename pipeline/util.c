@@ -1,0 +1,117 @@
+/* pipeline/util.c — small helpers: clocks, byte formatting, paths, size/shape parsing, local rank. */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "pipeline/internal.h"
+
+double gp__now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+const char *gp__human_bytes(double b, char *buf, size_t n)
+{
+    const char *u[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+    int i = 0;
+    while (b >= 1024 && i < 5) { b /= 1024; i++; }
+    snprintf(buf, n, i ? "%.2f %s" : "%.0f %s", b, u[i]);
+    return buf;
+}
+
+void gp__path_dir(const char *path, char *out, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(out, n, ".");
+    else if (slash == path) snprintf(out, n, "/");
+    else snprintf(out, n, "%.*s", (int)(slash - path), path);
+}
+
+void gp__path_base(const char *path, char *out, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    snprintf(out, n, "%s", slash ? slash + 1 : path);
+}
+
+void gp__path_stem(const char *path, char *out, size_t n)
+{
+    gp__path_base(path, out, n);
+    size_t len = strlen(out);
+    const char *ext[] = {".h5", ".hdf5", ".he5", ".hdf"};
+    for (size_t i = 0; i < sizeof ext / sizeof *ext; i++) {
+        size_t el = strlen(ext[i]);
+        if (len > el && strcmp(out + len - el, ext[i]) == 0) { out[len - el] = 0; return; }
+    }
+}
+
+int gp__path_canon(const char *path, char *out, size_t n)
+{
+    char dir[PATH_MAX], base[PATH_MAX], rdir[PATH_MAX];
+    char full[PATH_MAX];
+    if (realpath(path, full)) { snprintf(out, n, "%s", full); return 0; }
+    gp__path_dir(path, dir, sizeof dir);
+    gp__path_base(path, base, sizeof base);
+    if (!realpath(dir, rdir)) return -1;
+    snprintf(out, n, "%s/%s", strcmp(rdir, "/") ? rdir : "", base);
+    return 0;
+}
+
+int gp__local_rank(MPI_Comm comm)
+{
+    MPI_Comm node;
+    int r = 0;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_rank(node, &r);
+        MPI_Comm_free(&node);
+    }
+    return r;
+}
+
+gp_status gp_parse_size(const char *s, size_t *out)
+{
+    if (!s || !*s) return GP_EINVAL;
+    errno = 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (errno || end == s || v < 0) return GP_EINVAL;
+    double mul = 1;
+    switch (*end) {
+    case 0: break;
+    case 'k': case 'K': mul = 1024.0; end++; break;
+    case 'm': case 'M': mul = 1024.0 * 1024; end++; break;
+    case 'g': case 'G': mul = 1024.0 * 1024 * 1024; end++; break;
+    case 't': case 'T': mul = 1024.0 * 1024 * 1024 * 1024; end++; break;
+    default: return GP_EINVAL;
+    }
+    if (*end == 'i') end++;
+    if (*end == 'B' || *end == 'b') end++;
+    if (*end) return GP_EINVAL;
+    v *= mul;
+    if (v >= 18446744073709551615.0) return GP_EINVAL;
+    *out = (size_t)v;
+    return GP_OK;
+}
+
+static int parse_dim(const char *s, const char **end, size_t *v)
+{
+    if (*s < '0' || *s > '9') return -1;
+    errno = 0;
+    char *e;
+    unsigned long long x = strtoull(s, &e, 10);
+    if (errno || x == 0) return -1;
+    *v = (size_t)x;
+    *end = e;
+    return 0;
+}
+
+gp_status gp_parse_shape(const char *s, size_t *r, size_t *c)
+{
+    const char *p;
+    if (!s || parse_dim(s, &p, r) || (*p != 'x' && *p != 'X' && *p != ',')) return GP_EINVAL;
+    if (parse_dim(p + 1, &p, c) || *p) return GP_EINVAL;
+    return GP_OK;
+}

@@ -1,0 +1,369 @@
+"""tests/mpi/gpcommon.py — shared plumbing of the MPI integration tests: argument parsing,
+running gpipe under mpirun with a timeout (a timeout is a hang = failure), a PASS/FAIL case
+runner that keeps going after a failure, and raw (byte-exact) HDF5 helpers on top of h5py.
+
+Needs Debian's python3 with numpy and h5py; a missing module is a loud failure, never a skip."""
+import argparse
+import hashlib
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+try:
+    import numpy as np
+    import h5py
+    from h5py import h5d, h5p, h5s, h5t
+except ImportError as e:  # fail loudly: a skipped integration test hides everything
+    sys.stderr.write("FAIL: the MPI integration tests need numpy and h5py (%s); run them with "
+                     "Debian's /usr/bin/python3 (apt-get install python3-h5py)\n" % e)
+    sys.exit(3)
+
+DEFAULT_TIMEOUT = 60.0
+
+
+class CaseFailure(Exception):
+    """A check inside a case did not hold."""
+
+
+def check(cond, msg):
+    if not cond:
+        raise CaseFailure(msg)
+
+
+# ---------------------------------------------------------------------------------------------
+# arguments and environment
+
+def parse_args(description, default_np=1, extra=None):
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--gpipe", default=os.environ.get("GP_BIN"),
+                    help="path of the gpipe binary (env GP_BIN)")
+    ap.add_argument("--np", type=int, default=int(os.environ.get("GP_NP", default_np)),
+                    help="MPI ranks (env GP_NP)")
+    ap.add_argument("--mpiexec", default=os.environ.get("GP_MPIEXEC", "mpirun"),
+                    help="mpirun/mpiexec (env GP_MPIEXEC)")
+    ap.add_argument("--workdir", default=os.environ.get("GP_WORKDIR"),
+                    help="parent of the temporary directory (default: system temp dir)")
+    ap.add_argument("--timeout", type=float, default=float(os.environ.get("GP_TIMEOUT",
+                                                                          DEFAULT_TIMEOUT)),
+                    help="seconds per gpipe call; a call that takes longer is a hang (failure)")
+    ap.add_argument("--only", action="append", default=[],
+                    help="run only cases whose name contains this (repeatable)")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
+    ap.add_argument("-v", "--verbose", action="store_true", help="print every command")
+    if extra:
+        extra(ap)
+    args = ap.parse_args()
+    if not args.gpipe:
+        cand = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build",
+                            "gpipe")
+        args.gpipe = os.path.normpath(cand)
+    args.gpipe = os.path.abspath(args.gpipe)
+    if not (os.path.isfile(args.gpipe) and os.access(args.gpipe, os.X_OK)):
+        sys.stderr.write("FAIL: gpipe binary not found or not executable: %s\n" % args.gpipe)
+        sys.exit(3)
+    if args.np < 1:
+        sys.stderr.write("FAIL: --np must be >= 1\n")
+        sys.exit(3)
+    resolved = shutil.which(args.mpiexec)
+    if not resolved:
+        sys.stderr.write("FAIL: mpiexec not found: %s\n" % args.mpiexec)
+        sys.exit(3)
+    args.mpiexec = resolved
+    return args
+
+
+def mpi_env():
+    env = dict(os.environ)
+    env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+    env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+    env["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
+    return env
+
+
+class Result:
+    def __init__(self, cmd, rc, out, err, elapsed, timed_out, cwd):
+        self.cmd, self.rc, self.out, self.err = cmd, rc, out, err
+        self.elapsed, self.timed_out, self.cwd = elapsed, timed_out, cwd
+
+    def describe(self):
+        s = "    $ %s\n" % " ".join(_q(c) for c in self.cmd)
+        if self.cwd:
+            s += "    (cwd %s)\n" % self.cwd
+        s += "    rc=%s%s elapsed=%.1fs\n" % (self.rc, " TIMEOUT (hang)" if self.timed_out else "",
+                                            self.elapsed)
+        for name, text in (("stdout", self.out), ("stderr", self.err)):
+            if text.strip():
+                lines = text.rstrip("\n").split("\n")
+                if len(lines) > 40:
+                    lines = lines[:20] + ["... (%d lines)" % (len(lines) - 40)] + lines[-20:]
+                s += "    %s:\n" % name + "".join("      | %s\n" % l for l in lines)
+        return s
+
+
+def _q(s):
+    s = str(s)
+    if s and re.fullmatch(r"[A-Za-z0-9_./=:,+@%-]+", s):
+        return s
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+class Runner:
+    """Runs gpipe, under mpirun -n np (np=None: directly, as a singleton)."""
+
+    def __init__(self, args):
+        self.args = args
+        self.gpipe = args.gpipe
+        self.mpiexec = args.mpiexec
+        self.timeout = args.timeout
+        self.verbose = args.verbose
+        self.env = mpi_env()
+
+    def command(self, argv, np):
+        argv = [str(a) for a in argv]
+        if np is None:
+            return [self.gpipe] + argv
+        return [self.mpiexec, "--allow-run-as-root", "--oversubscribe", "-n", str(np),
+                self.gpipe] + argv
+
+    def run(self, argv, np, cwd=None, timeout=None):
+        cmd = self.command(argv, np)
+        timeout = self.timeout if timeout is None else timeout
+        t0 = time.monotonic()
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
+                             env=self.env, start_new_session=True)
+        timed_out = False
+        try:
+            out, err = p.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _kill_group(p)
+            try:
+                out, err = p.communicate(timeout=15)
+            except subprocess.TimeoutExpired:
+                out, err = b"", b"(no output collected after kill)"
+        r = Result(cmd, p.returncode, out.decode("utf-8", "replace"),
+                   err.decode("utf-8", "replace"), time.monotonic() - t0, timed_out, cwd)
+        if self.verbose:
+            sys.stdout.write(r.describe())
+        return r
+
+
+def _kill_group(p):
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(p.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            p.wait(timeout=5)
+            return
+        except subprocess.TimeoutExpired:
+            continue
+
+
+# Open MPI's mpirun prints these banners itself whenever a rank exits with a non-zero status
+# (for any program, even one that exits cleanly after MPI_Finalize). They are not gpipe's
+# output and are removed before counting gpipe's stderr lines. Every other banner (MPI_ABORT,
+# "exiting improperly", a signal) stays and therefore counts as extra output.
+_MPIRUN_BENIGN = (
+    "Primary job  terminated normally, but 1 process returned",
+    "mpirun detected that one or more processes exited with non-zero status",
+)
+
+
+def strip_mpirun_banners(text):
+    lines = text.split("\n")
+    out, i = [], 0
+    dash = re.compile(r"^-{20,}$")
+    while i < len(lines):
+        if dash.match(lines[i]):
+            j = i + 1
+            while j < len(lines) and not dash.match(lines[j]):
+                j += 1
+            if j < len(lines):
+                block = "\n".join(lines[i + 1:j])
+                if any(m in block for m in _MPIRUN_BENIGN):
+                    i = j + 1
+                    continue
+        out.append(lines[i])
+        i += 1
+    return "\n".join(out)
+
+
+def gpipe_stderr_lines(r):
+    return [l for l in strip_mpirun_banners(r.err).split("\n") if l.strip()]
+
+
+def expect_ok(r, what="gpipe"):
+    check(not r.timed_out, "%s did not finish within %.0fs (hang)\n%s" % (what, r.elapsed,
+                                                                         r.describe()))
+    check(r.rc == 0, "%s exited with %s, expected 0\n%s" % (what, r.rc, r.describe()))
+
+
+# ---------------------------------------------------------------------------------------------
+# files
+
+def sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for b in iter(lambda: f.read(1 << 20), b""):
+            h.update(b)
+    return h.hexdigest()
+
+
+def snapshot(root):
+    """{relative path: sha256 or 'dir' or 'link->target'} of everything under root."""
+    snap = {}
+    for dirpath, dirnames, filenames in os.walk(root):
+        for d in dirnames:
+            p = os.path.join(dirpath, d)
+            snap[os.path.relpath(p, root)] = "link->" + os.readlink(p) if os.path.islink(p) \
+                else "dir"
+        for fn in filenames:
+            p = os.path.join(dirpath, fn)
+            rel = os.path.relpath(p, root)
+            if os.path.islink(p):
+                snap[rel] = "link->" + os.readlink(p)
+            else:
+                snap[rel] = sha256(p)
+    return snap
+
+
+def diff_snapshots(before, after):
+    msgs = []
+    for k in sorted(set(before) | set(after)):
+        if k not in before:
+            msgs.append("new file left behind: %s" % k)
+        elif k not in after:
+            msgs.append("file removed: %s" % k)
+        elif before[k] != after[k]:
+            msgs.append("file modified: %s" % k)
+    return msgs
+
+
+def tmp_leftovers(directory):
+    return [n for n in os.listdir(directory) if ".gpipe-tmp" in n]
+
+
+# ---------------------------------------------------------------------------------------------
+# raw HDF5 helpers (element bytes moved without any conversion)
+
+def void_dtype(size):
+    return np.dtype((np.void, size))
+
+
+def read_raw(dset):
+    """The dataset's elements as raw bytes, read with its own file type as memory type."""
+    dsid = dset.id if hasattr(dset, "id") else dset
+    tid = dsid.get_type()
+    shape = dsid.shape
+    buf = np.empty(shape, dtype=void_dtype(tid.get_size()))
+    if buf.size:
+        dsid.read(h5s.ALL, h5s.ALL, buf, mtype=tid)
+    return buf
+
+
+def create_raw(f, path, tid, shape, raw, chunks=None, gzip=None, shuffle=False,
+               fletcher32=False, maxshape=None, compact=False, write=True):
+    """Create dataset `path` of HDF5 type `tid` and write `raw` (bytes or array of elements)
+    unconverted. Intermediate groups are created."""
+    parent, name = path.rsplit("/", 1)
+    grp = f.require_group(parent) if parent not in ("", "/") else f
+    space = h5s.create_simple(tuple(shape), tuple(maxshape) if maxshape else None)
+    dcpl = h5p.create(h5p.DATASET_CREATE)
+    if compact:
+        dcpl.set_layout(h5d.COMPACT)
+    if chunks:
+        dcpl.set_chunk(tuple(chunks))
+        if shuffle:
+            dcpl.set_shuffle()
+        if gzip is not None:
+            dcpl.set_deflate(gzip)
+        if fletcher32:
+            dcpl.set_fletcher32()
+    dsid = h5d.create(grp.id, name.encode(), tid, space, dcpl=dcpl)
+    if write:
+        arr = np.frombuffer(bytes(raw), dtype=void_dtype(tid.get_size())).reshape(shape).copy()
+        if arr.size:
+            dsid.write(h5s.ALL, h5s.ALL, arr, mtype=tid)
+    return dsid
+
+
+def first_difference(got, want, shape, esize):
+    """Human-readable note on where two raw byte strings differ."""
+    if len(got) != len(want):
+        return "size %d bytes, expected %d" % (len(got), len(want))
+    g = np.frombuffer(got, np.uint8).reshape(-1, esize)
+    w = np.frombuffer(want, np.uint8).reshape(-1, esize)
+    bad = np.nonzero((g != w).any(axis=1))[0]
+    if not len(bad):
+        return "identical"
+    i = int(bad[0])
+    r, c = divmod(i, shape[1])
+    offs = sorted(set(np.nonzero((g != w).any(axis=0))[0].tolist()))
+    return ("%d of %d elements differ; first at output [%d,%d]: got %s expected %s; "
+            "differing byte offsets within elements: %s" %
+            (len(bad), g.shape[0], r, c, bytes(g[i]).hex(), bytes(w[i]).hex(), offs))
+
+
+# ---------------------------------------------------------------------------------------------
+# the case runner
+
+class Suite:
+    def __init__(self, title, args):
+        self.title = title
+        self.args = args
+        self.passed, self.failed = [], []
+        base = args.workdir
+        if base:
+            os.makedirs(base, exist_ok=True)
+        self.tmp = tempfile.mkdtemp(prefix="gpipe-%s-" % title, dir=base)
+        self.runner = Runner(args)
+        print("== %s: gpipe=%s np=%s mpiexec=%s tmp=%s" % (title, args.gpipe, args.np,
+                                                           args.mpiexec, self.tmp), flush=True)
+
+    def selected(self, name):
+        return not self.args.only or any(s in name for s in self.args.only)
+
+    def casedir(self, name):
+        d = os.path.join(self.tmp, re.sub(r"[^A-Za-z0-9_.-]", "_", name))
+        os.makedirs(d, exist_ok=True)
+        return d
+
+    def case(self, name, fn, *a, **kw):
+        if not self.selected(name):
+            return
+        t0 = time.monotonic()
+        try:
+            fn(*a, **kw)
+        except CaseFailure as e:
+            self.failed.append(name)
+            print("FAIL %s (%.1fs)\n  %s" % (name, time.monotonic() - t0,
+                                             str(e).replace("\n", "\n  ")), flush=True)
+        except Exception:
+            self.failed.append(name)
+            print("FAIL %s (exception in the test)\n  %s" % (
+                name, traceback.format_exc().replace("\n", "\n  ")), flush=True)
+        else:
+            self.passed.append(name)
+            print("PASS %s (%.1fs)" % (name, time.monotonic() - t0), flush=True)
+
+    def finish(self):
+        n = len(self.passed) + len(self.failed)
+        if self.failed:
+            print("== %s: %d of %d cases FAILED: %s\n== files kept in %s" % (
+                self.title, len(self.failed), n, " ".join(self.failed), self.tmp), flush=True)
+            return 1
+        print("== %s: all %d cases passed" % (self.title, n), flush=True)
+        if n == 0:
+            print("== no case selected: that is a failure", flush=True)
+            return 1
+        if not self.args.keep:
+            shutil.rmtree(self.tmp, ignore_errors=True)
+        return 0
