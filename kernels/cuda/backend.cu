@@ -1,0 +1,270 @@
+/* kernels/cuda/backend.cu — the CUDA gp_backend: pinned host buffers, device buffers kept and
+ * grown on demand, H2D + transpose kernel (DEFAULT layout) + D2H on one stream per backend.
+ * A panel larger than the device buffers is done in row slabs: a slab of rows of src is a
+ * column strip of dst, written back with cudaMemcpy2DAsync.
+ * Test knob: GPIPE_CUDA_MEM_LIMIT=<bytes> caps the device memory the backend takes. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cuda_runtime.h>
+#include "kernels/backend.h"
+#include "pipeline/status.h"
+#include "kernels/cuda/cuda_kernels.h"
+
+namespace {
+
+struct CudaCtx {
+    int dev = 0;
+    cudaStream_t stream = nullptr;
+    void *d_buf[2] = {nullptr, nullptr}; /* src slab, dst slab */
+    size_t cap = 0;                       /* bytes of each buffer */
+    size_t limit = 0;                     /* 0 or GPIPE_CUDA_MEM_LIMIT / 2 */
+};
+
+void msg(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || !errlen) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+const char *human(size_t b, char *buf, size_t n)
+{
+    if (b >= (1ull << 30))
+        snprintf(buf, n, "%.1f GiB", b / 1073741824.0);
+    else if (b >= (1ull << 20))
+        snprintf(buf, n, "%.1f MiB", b / 1048576.0);
+    else
+        snprintf(buf, n, "%zu B", b);
+    return buf;
+}
+
+/* Checks a CUDA call: on failure writes "cuda:N: <what> failed: <reason>" and returns
+ * GP_EDEVICE (GP_ENOMEM for allocation failures). */
+int ck(cudaError_t e, int dev, const char *what, char *err, size_t errlen)
+{
+    if (e == cudaSuccess) return 0;
+    msg(err, errlen, "cuda:%d: %s failed: %s", dev, what, cudaGetErrorString(e));
+    return e == cudaErrorMemoryAllocation ? GP_ENOMEM : GP_EDEVICE;
+}
+
+void free_bufs(CudaCtx *c)
+{
+    for (int i = 0; i < 2; i++) {
+        if (c->d_buf[i]) cudaFree(c->d_buf[i]);
+        c->d_buf[i] = nullptr;
+    }
+    c->cap = 0;
+}
+
+/* Makes both device buffers at least want bytes, or as large as fits (>= min_bytes).
+ * Returns 0 with c->cap set, or an error with the message in err. */
+int reserve(CudaCtx *c, size_t want, size_t min_bytes, char *err, size_t errlen)
+{
+    if (c->limit && want > c->limit) want = c->limit;
+    if (want < min_bytes) want = min_bytes;
+    if (c->cap >= want) return 0;
+    /* grow: give back the old pair first so that a bigger one can fit */
+    cudaStreamSynchronize(c->stream);
+    free_bufs(c);
+    size_t freeb = 0, total = 0;
+    if (cudaMemGetInfo(&freeb, &total) == cudaSuccess) {
+        const size_t reserve_b = 256ull << 20; /* leave room for the runtime and other ranks */
+        const size_t fit = freeb > reserve_b ? (freeb - reserve_b) / 2 : 0;
+        if (want > fit && fit >= min_bytes) want = fit;
+    }
+    want = (want + 255) & ~(size_t)255;
+    for (;;) {
+        cudaError_t e = cudaMalloc(&c->d_buf[0], want);
+        if (e == cudaSuccess) e = cudaMalloc(&c->d_buf[1], want);
+        if (e == cudaSuccess) {
+            c->cap = want;
+            return 0;
+        }
+        cudaGetLastError(); /* clear the (non-sticky) allocation error */
+        free_bufs(c);
+        if (want / 2 < min_bytes || e != cudaErrorMemoryAllocation) {
+            char h[32];
+            msg(err, errlen, "cuda:%d: cudaMalloc of 2 x %s failed: %s", c->dev,
+                human(want, h, sizeof h), cudaGetErrorString(e));
+            return e == cudaErrorMemoryAllocation ? GP_ENOMEM : GP_EDEVICE;
+        }
+        want = ((want / 2) + 255) & ~(size_t)255;
+    }
+}
+
+void *cuda_host_alloc(gp_backend *b, size_t bytes)
+{
+    CudaCtx *c = static_cast<CudaCtx *>(b->ctx);
+    void *p = nullptr;
+    if (cudaSetDevice(c->dev) != cudaSuccess) return nullptr;
+    if (cudaMallocHost(&p, bytes ? bytes : 1) != cudaSuccess) {
+        cudaGetLastError();
+        return nullptr;
+    }
+    return p;
+}
+
+void cuda_host_free(gp_backend *b, void *p)
+{
+    (void)b;
+    if (p) cudaFreeHost(p);
+}
+
+int cuda_transpose(gp_backend *b, const void *src, void *dst, size_t rows, size_t cols,
+                   size_t esize, char *err, size_t errlen)
+{
+    CudaCtx *c = static_cast<CudaCtx *>(b->ctx);
+    const int dv = c->dev;
+    if (esize == 0) {
+        msg(err, errlen, "cuda:%d: transpose: element size 0", dv);
+        return GP_EINVAL;
+    }
+    if (rows == 0 || cols == 0) return 0;
+    if (cols > SIZE_MAX / rows || rows * cols > SIZE_MAX / esize) {
+        msg(err, errlen, "cuda:%d: transpose: %zu x %zu x %zu B overflows", dv, rows, cols, esize);
+        return GP_EINVAL;
+    }
+    int rc;
+    if ((rc = ck(cudaSetDevice(dv), dv, "cudaSetDevice", err, errlen))) return rc;
+    const size_t row_bytes = cols * esize, total = rows * row_bytes;
+    if ((rc = reserve(c, total, row_bytes, err, errlen))) return rc;
+
+    /* rows per slab: all of them, or a multiple of 16 (keeps the vector kernels' alignment) */
+    size_t slab = c->cap / row_bytes;
+    if (slab >= rows)
+        slab = rows;
+    else if (slab > 16)
+        slab -= slab % 16;
+    char what[96];
+    for (size_t r0 = 0; r0 < rows; r0 += slab) {
+        const size_t n = rows - r0 < slab ? rows - r0 : slab;
+        char h[32];
+        snprintf(what, sizeof what, "cudaMemcpyAsync (host to device, %s)",
+                 human(n * row_bytes, h, sizeof h));
+        if ((rc = ck(cudaMemcpyAsync(c->d_buf[0], (const char *)src + r0 * row_bytes,
+                                     n * row_bytes, cudaMemcpyHostToDevice, c->stream),
+                     dv, what, err, errlen)))
+            return rc;
+        rc = gp_cuda_transpose_dev(c->d_buf[0], c->d_buf[1], n, cols, esize, GP_TILE_DEFAULT,
+                                   c->stream);
+        if (rc) {
+            cudaError_t e = cudaGetLastError();
+            msg(err, errlen, "cuda:%d: transpose kernel (%zu x %zu, %zu B) failed: %s", dv, n,
+                cols, esize, e != cudaSuccess ? cudaGetErrorString(e) : "bad arguments");
+            return GP_EDEVICE;
+        }
+        if (n == rows) {
+            rc = ck(cudaMemcpyAsync(dst, c->d_buf[1], total, cudaMemcpyDeviceToHost, c->stream),
+                    dv, "cudaMemcpyAsync (device to host)", err, errlen);
+        } else {
+            /* the slab's transpose is cols x n: column strip [r0, r0+n) of dst (cols x rows) */
+            rc = ck(cudaMemcpy2DAsync((char *)dst + r0 * esize, rows * esize, c->d_buf[1],
+                                      n * esize, n * esize, cols, cudaMemcpyDeviceToHost,
+                                      c->stream),
+                    dv, "cudaMemcpy2DAsync (device to host)", err, errlen);
+        }
+        if (rc) return rc;
+    }
+    return ck(cudaStreamSynchronize(c->stream), dv, "transpose (cudaStreamSynchronize)", err,
+              errlen);
+}
+
+void cuda_destroy(gp_backend *b)
+{
+    if (!b) return;
+    CudaCtx *c = static_cast<CudaCtx *>(b->ctx);
+    if (c) {
+        cudaSetDevice(c->dev);
+        if (c->stream) cudaStreamSynchronize(c->stream);
+        free_bufs(c);
+        if (c->stream) cudaStreamDestroy(c->stream);
+        delete c;
+    }
+    free(b);
+}
+
+} // namespace
+
+extern "C" int gp_cuda_device_count(void)
+{
+    int n = 0;
+    if (cudaGetDeviceCount(&n) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return n;
+}
+
+extern "C" int gp_cuda_backend_create(gp_backend **out, int local_rank, char *err, size_t errlen)
+{
+    if (!out) return GP_EINVAL;
+    *out = nullptr;
+    int n = 0;
+    cudaError_t e = cudaGetDeviceCount(&n);
+    if (e != cudaSuccess || n <= 0) {
+        msg(err, errlen, "no usable CUDA device: %s",
+            e != cudaSuccess ? cudaGetErrorString(e) : "no device visible");
+        cudaGetLastError();
+        return GP_ENODEV;
+    }
+    const int dev = (local_rank < 0 ? 0 : local_rank) % n;
+    cudaDeviceProp p;
+    if ((e = cudaGetDeviceProperties(&p, dev)) != cudaSuccess) {
+        msg(err, errlen, "cuda:%d: cudaGetDeviceProperties failed: %s", dev,
+            cudaGetErrorString(e));
+        return GP_ENODEV;
+    }
+    if ((e = cudaSetDevice(dev)) != cudaSuccess) {
+        msg(err, errlen, "cuda:%d: cudaSetDevice failed: %s", dev, cudaGetErrorString(e));
+        return GP_ENODEV;
+    }
+    /* Can this build's kernels run here? A 1x1 transpose fails with "no kernel image" if not. */
+    {
+        void *d = nullptr;
+        if ((e = cudaMalloc(&d, 64)) == cudaSuccess) {
+            int rc = gp_cuda_transpose_dev(d, (char *)d + 32, 2, 2, 4, GP_TILE_PAD, 0);
+            cudaError_t e2 = cudaDeviceSynchronize();
+            if (rc || e2 != cudaSuccess) e = e2 != cudaSuccess ? e2 : cudaGetLastError();
+            cudaFree(d);
+        }
+        if (e != cudaSuccess) {
+            msg(err, errlen, "cuda:%d %s (sm_%d%d) cannot run gpipe's kernels: %s", dev, p.name,
+                p.major, p.minor, cudaGetErrorString(e));
+            cudaGetLastError();
+            return GP_ENODEV;
+        }
+    }
+    gp_backend *b = static_cast<gp_backend *>(calloc(1, sizeof *b));
+    CudaCtx *c = new (std::nothrow) CudaCtx;
+    if (!b || !c) {
+        free(b);
+        delete c;
+        msg(err, errlen, "cuda:%d: out of host memory", dev);
+        return GP_ENOMEM;
+    }
+    c->dev = dev;
+    if (const char *lim = getenv("GPIPE_CUDA_MEM_LIMIT")) {
+        const unsigned long long v = strtoull(lim, nullptr, 10);
+        if (v) c->limit = (size_t)(v / 2);
+    }
+    if ((e = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking)) != cudaSuccess) {
+        msg(err, errlen, "cuda:%d: cudaStreamCreate failed: %s", dev, cudaGetErrorString(e));
+        delete c;
+        free(b);
+        return GP_EDEVICE;
+    }
+    b->name = "cuda";
+    b->ctx = c;
+    b->host_alloc = cuda_host_alloc;
+    b->host_free = cuda_host_free;
+    b->transpose = cuda_transpose;
+    b->destroy = cuda_destroy;
+    snprintf(b->desc, sizeof b->desc, "cuda:%d %s (sm_%d%d, %d SMs)", dev, p.name, p.major,
+             p.minor, p.multiProcessorCount);
+    *out = b;
+    return GP_OK;
+}
