@@ -53,28 +53,38 @@ static int strided_type(size_t count, size_t block, size_t stride, MPI_Datatype 
     return rc;
 }
 
-gp_status gp__exchange_panel(MPI_Comm comm, const gp_plan *p, size_t s, const void *send,
-                             void *recv, gp_error *e)
+static gp_status mpi_fail(int rc, size_t s, gp_error *e)
 {
-    int P = p->nranks, me = p->rank, rc = MPI_SUCCESS, n = 0;
+    char msg[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    MPI_Error_string(rc, msg, &len);
+    return gp__fail(e, GP_EMPI, "exchange of panel %zu failed: %s", s, msg);
+}
+
+gp_status gp__exchange_post(MPI_Comm comm, const gp_plan *p, size_t s, const void *send, void *recv,
+                            gp_exchange *x, gp_error *e)
+{
+    int P = p->nranks, me = p->rank, rc = MPI_SUCCESS;
     size_t es = p->esize, k_me = gp__plan_panel(p, me, s).count, w_me = p->col_blocks[me].count;
     size_t K = 0;
     for (int r = 0; r < P; r++) K += gp__plan_panel(p, r, s).count;
 
-    MPI_Request *req = malloc(sizeof *req * 2 * (size_t)P);
-    MPI_Datatype *types = malloc(sizeof *types * 2 * (size_t)P);
-    if (!req || !types) {
-        free(req); free(types);
+    x->panel = s;
+    x->n = x->ntypes = 0;
+    x->req = malloc(sizeof *x->req * 2 * (size_t)P);
+    x->types = malloc(sizeof *x->types * 2 * (size_t)P);
+    if (!x->req || !x->types) {
+        free(x->req); free(x->types);
+        x->req = NULL; x->types = NULL;
         return gp__fail(e, GP_ENOMEM, "out of memory (exchange)");
     }
-    int ntypes = 0;
     size_t col_off = 0;  /* column of rank r's block in recv */
     for (int r = 0; r < P && rc == MPI_SUCCESS; r++) {
         size_t k_r = gp__plan_panel(p, r, s).count;
         if (k_r && w_me) {
-            rc = strided_type(w_me, k_r * es, K * es, &types[ntypes]);
-            if (!rc) rc = MPI_Type_commit(&types[ntypes]);
-            if (!rc) rc = MPI_Irecv((char *)recv + col_off * es, 1, types[ntypes++], r, 0, comm, &req[n++]);
+            rc = strided_type(w_me, k_r * es, K * es, &x->types[x->ntypes]);
+            if (!rc) rc = MPI_Type_commit(&x->types[x->ntypes]);
+            if (!rc) rc = MPI_Irecv((char *)recv + col_off * es, 1, x->types[x->ntypes++], r, 0, comm, &x->req[x->n++]);
         }
         col_off += k_r;
     }
@@ -82,20 +92,32 @@ gp_status gp__exchange_panel(MPI_Comm comm, const gp_plan *p, size_t s, const vo
         int q = (me + i) % P;   /* staggered order spreads the load over receivers */
         size_t w_q = p->col_blocks[q].count;
         if (!w_q || !k_me) continue;
-        rc = bytes_type(w_q * k_me * es, &types[ntypes]);
-        if (!rc) rc = MPI_Type_commit(&types[ntypes]);
+        rc = bytes_type(w_q * k_me * es, &x->types[x->ntypes]);
+        if (!rc) rc = MPI_Type_commit(&x->types[x->ntypes]);
         if (!rc) rc = MPI_Isend((const char *)send + p->col_blocks[q].start * k_me * es, 1,
-                                types[ntypes++], q, 0, comm, &req[n++]);
+                                x->types[x->ntypes++], q, 0, comm, &x->req[x->n++]);
     }
-    if (rc == MPI_SUCCESS) rc = MPI_Waitall(n, req, MPI_STATUSES_IGNORE);
-    for (int i = 0; i < ntypes; i++) MPI_Type_free(&types[i]);
-    free(req);
-    free(types);
-    if (rc != MPI_SUCCESS) {
-        char s_[MPI_MAX_ERROR_STRING];
-        int len = 0;
-        MPI_Error_string(rc, s_, &len);
-        return gp__fail(e, GP_EMPI, "exchange of panel %zu failed: %s", s, s_);
-    }
-    return GP_OK;
+    return rc == MPI_SUCCESS ? GP_OK : mpi_fail(rc, s, e);
+}
+
+gp_status gp__exchange_wait(gp_exchange *x, gp_error *e)
+{
+    if (!x->req) return GP_OK;
+    int rc = MPI_Waitall(x->n, x->req, MPI_STATUSES_IGNORE);
+    for (int i = 0; i < x->ntypes; i++) MPI_Type_free(&x->types[i]);
+    free(x->req);
+    free(x->types);
+    x->req = NULL;
+    x->types = NULL;
+    x->n = x->ntypes = 0;
+    return rc == MPI_SUCCESS ? GP_OK : mpi_fail(rc, x->panel, e);
+}
+
+gp_status gp__exchange_panel(MPI_Comm comm, const gp_plan *p, size_t s, const void *send,
+                             void *recv, gp_error *e)
+{
+    gp_exchange x = {0};
+    gp_status st = gp__exchange_post(comm, p, s, send, recv, &x, e);
+    gp_status st2 = gp__exchange_wait(&x, e);
+    return st ? st : st2;
 }

@@ -29,7 +29,8 @@ typedef struct gp_plan {
     size_t panel_rows;          /* k: rows per rank per panel */
     size_t npanels;             /* every rank steps through all of them (lockstep) */
 } gp_plan;
-/* Bytes one rank needs for panels of k rows (read + send + receive buffers). */
+/* Bytes one rank needs for panels of k rows: read, send and receive buffers, each twice
+ * (double-buffered so that reading, transposing, exchanging and writing overlap). */
 size_t gp__plan_bytes(size_t cols, size_t esize, int nranks, size_t k);
 gp_status gp__plan_make(gp_plan *p, size_t rows, size_t cols, size_t esize, int nranks, int rank,
                         size_t mem, size_t panel_rows, gp_error *e);
@@ -43,6 +44,25 @@ gp_range gp__plan_panel(const gp_plan *p, int r, size_t s);
  * [sum_{p'<p} k_p', +k_p). Counts of any size (derived datatypes, no int overflow). */
 gp_status gp__exchange_panel(MPI_Comm comm, const gp_plan *p, size_t s, const void *send,
                              void *recv, gp_error *e);
+/* The same in two halves, so the exchange of one panel overlaps other work: post returns at
+ * once; wait completes it (and must be called even after an error, to release everything). */
+typedef struct gp_exchange {
+    MPI_Request *req;
+    MPI_Datatype *types;
+    int n, ntypes;
+    size_t panel;
+} gp_exchange;
+gp_status gp__exchange_post(MPI_Comm comm, const gp_plan *p, size_t s, const void *send, void *recv,
+                            gp_exchange *x, gp_error *e);
+gp_status gp__exchange_wait(gp_exchange *x, gp_error *e);
+
+/* ---- worker (worker.c): one background thread running one job at a time --------- */
+typedef struct gp_worker gp_worker;
+typedef void (*gp_job_fn)(void *arg);
+gp_worker *gp__worker_create(void);            /* NULL on failure */
+void gp__worker_start(gp_worker *w, gp_job_fn fn, void *arg);
+void gp__worker_wait(gp_worker *w);            /* returns when the job has finished */
+void gp__worker_destroy(gp_worker *w);
 
 /* ---- utilities (util.c) -------------------------------------------------------- */
 double gp__now(void);
@@ -53,6 +73,9 @@ void gp__path_base(const char *path, char *out, size_t n);
 void gp__path_stem(const char *path, char *out, size_t n);
 /* Canonical absolute path of a file that may not exist yet (its directory must). 0 or -1. */
 int gp__path_canon(const char *path, char *out, size_t n);
+/* Default per-rank host budget: half the node's available memory (or cgroup limit) shared by
+ * the node's ranks; the minimum over all ranks. Collective. */
+size_t gp__default_mem(MPI_Comm comm);
 /* Rank among the ranks of the same node. */
 int gp__local_rank(MPI_Comm comm);
 #endif

@@ -5,7 +5,8 @@
 
 int main(int argc, char **argv)
 {
-    if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
+    int provided = 0;  /* a worker thread computes; only the main thread calls MPI and HDF5 */
+    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
         fprintf(stderr, "gpipe: error: MPI_Init failed\n");
         return 2;
     }

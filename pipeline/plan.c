@@ -4,8 +4,12 @@
 #include <stdlib.h>
 #include "pipeline/internal.h"
 
-/* Without --mem, panels are capped so that no single HDF5/MPI-IO transfer nears 2 GiB. */
-#define GP_PANEL_CAP_BYTES ((size_t)512 << 20)
+/* Panel size (one rank's read buffer): at most 256 MiB, so no HDF5/MPI-IO transfer nears 2 GiB;
+ * about a quarter of the rank's rows, so reading, transposing, exchanging and writing overlap;
+ * not below 8 MiB unless the budget says so, so each I/O call stays efficient. */
+#define GP_PANEL_MAX_BYTES ((size_t)256 << 20)
+#define GP_PANEL_MIN_BYTES ((size_t)8 << 20)
+#define GP_PANELS_WANTED 4
 
 gp_range gp__split(size_t n, int parts, int idx)
 {
@@ -18,9 +22,10 @@ gp_range gp__split(size_t n, int parts, int idx)
 
 size_t gp__plan_bytes(size_t cols, size_t esize, int nranks, size_t k)
 {
-    /* read buffer k x C, transposed/send buffer C x k, receive buffer w x (P k), w <= ceil(C/P) */
+    /* read buffer k x C, transposed/send buffer C x k, receive buffer w x (P k), w <= ceil(C/P);
+     * two of each */
     size_t w = (cols + (size_t)nranks - 1) / (size_t)nranks;
-    return esize * k * (2 * cols + w * (size_t)nranks);
+    return 2 * esize * k * (2 * cols + w * (size_t)nranks);
 }
 
 gp_status gp__plan_make(gp_plan *p, size_t rows, size_t cols, size_t esize, int nranks, int rank,
@@ -45,17 +50,22 @@ gp_status gp__plan_make(gp_plan *p, size_t rows, size_t cols, size_t esize, int 
                             k, gp__human_bytes((double)gp__plan_bytes(cols, esize, nranks, k), a, 32),
                             gp__human_bytes((double)mem, b, 32));
         }
-    } else if (mem) {
-        if (one > mem) {
-            char a[32], b[32];
-            return gp__fail(e, GP_ENOMEM,
-                            "--mem %s is too small: one row of %zu columns needs at least %s per rank",
-                            gp__human_bytes((double)mem, b, 32), cols, gp__human_bytes((double)one, a, 32));
-        }
-        k = mem / one;
     } else {
-        k = GP_PANEL_CAP_BYTES / (esize * cols);
+        size_t row = esize * cols;
+        size_t kmax = GP_PANEL_MAX_BYTES / row, kmin = GP_PANEL_MIN_BYTES / row;
+        k = (maxrows + GP_PANELS_WANTED - 1) / GP_PANELS_WANTED;
+        if (k < kmin) k = kmin;
+        if (k > kmax) k = kmax;
         if (k == 0) k = 1;
+        if (mem) {
+            if (one > mem) {
+                char a[32], b[32];
+                return gp__fail(e, GP_ENOMEM,
+                                "--mem %s is too small: one row of %zu columns needs at least %s per rank",
+                                gp__human_bytes((double)mem, b, 32), cols, gp__human_bytes((double)one, a, 32));
+            }
+            if (k > mem / one) k = mem / one;
+        }
     }
     if (k > maxrows) k = maxrows;
     if (k == 0) k = 1;

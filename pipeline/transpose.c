@@ -10,8 +10,30 @@
 #include "kernels/backend.h"
 #include "pipeline/internal.h"
 
-enum { ST_READ, ST_KERNEL, ST_EXCHANGE, ST_WRITE, ST_N };
-static const char *stage_name[ST_N] = {"read", "kernel", "exchange", "write"};
+/* Per-stage seconds: kernel runs on the worker thread (overlapped); wait is the time the main
+ * thread spent blocked on the worker or on the exchange, i.e. what overlap did not hide. */
+enum { ST_SETUP, ST_READ, ST_KERNEL, ST_EXCHANGE, ST_WRITE, ST_WAIT, ST_FINISH, ST_N };
+static const char *stage_name[ST_N] = {"setup", "read", "kernel", "exchange", "write", "wait", "finish"};
+
+/* One panel's transpose, run on the worker thread. */
+typedef struct {
+    gp_backend *be;
+    const void *src;
+    void *dst;
+    size_t rows, cols, esize;
+    int rc;
+    char msg[512];
+    double seconds;
+} job_arg;
+
+static void transpose_job(void *p)
+{
+    job_arg *j = p;
+    double t = gp__now();
+    if (j->rows && j->cols)
+        j->rc = j->be->transpose(j->be, j->src, j->dst, j->rows, j->cols, j->esize, j->msg, sizeof j->msg);
+    j->seconds = gp__now() - t;
+}
 
 /* Choose the backend for --device; every rank reports, failures agreed by the caller. */
 static gp_status make_backend(MPI_Comm comm, const char *device, gp_backend **b, gp_error *e)
@@ -64,7 +86,9 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     gp_h5_in in;
     gp_h5_out out;
     gp_plan plan = {0};
-    void *rbuf = NULL, *sbuf = NULL, *xbuf = NULL;
+    void *rbuf[2] = {0}, *sbuf[2] = {0}, *xbuf[2] = {0};
+    gp_exchange xch[2] = {{0}};
+    gp_worker *worker = NULL;
     size_t *col0 = NULL, *ncols = NULL;
     int have_out = 0;
     char output[PATH_MAX];
@@ -84,18 +108,22 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     }
     if ((st = gp_h5_check_output(comm, o->input, output, o->force, err))) goto done;
 
+    size_t mem = o->mem ? o->mem : gp__default_mem(comm);
     make_backend(comm, o->device, &be, err);
     if (!err->code)
-        gp__plan_make(&plan, in.rows, in.cols, in.esize, nranks, rank, o->mem, o->panel_rows, err);
+        gp__plan_make(&plan, in.rows, in.cols, in.esize, nranks, rank, mem, o->panel_rows, err);
     if ((st = gp__agree(comm, err))) goto done;
 
     size_t k = plan.panel_rows, C = in.cols, es = in.esize, w_me = plan.col_blocks[rank].count;
-    rbuf = xalloc(be, k * C * es);
-    sbuf = xalloc(be, k * C * es);
-    xbuf = xalloc(be, w_me * k * (size_t)nranks * es);
+    for (int i = 0; i < 2; i++) {
+        rbuf[i] = xalloc(be, k * C * es);
+        sbuf[i] = xalloc(be, k * C * es);
+        xbuf[i] = xalloc(be, w_me * k * (size_t)nranks * es);
+    }
     col0 = calloc((size_t)nranks, sizeof *col0);
     ncols = calloc((size_t)nranks, sizeof *ncols);
-    if (!rbuf || !sbuf || !xbuf || !col0 || !ncols) {
+    worker = gp__worker_create();
+    if (!rbuf[0] || !sbuf[0] || !xbuf[0] || !rbuf[1] || !sbuf[1] || !xbuf[1] || !col0 || !ncols || !worker) {
         char a[32];
         gp__fail(err, GP_ENOMEM, "cannot allocate %s of panel buffers (%zu rows per panel); lower --mem or --panel-rows",
                  gp__human_bytes((double)gp__plan_bytes(C, es, nranks, k), a, sizeof a), k);
@@ -116,41 +144,75 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
         if (job) gp_h5_set_attr(&out, "slurm_job_id", job, err);
         if ((st = gp__agree(comm, err))) goto done;
     }
+    tstage[ST_SETUP] = gp__now() - t0;
 
-    for (size_t s = 0; s < plan.npanels; s++) {
-        gp_range mine = gp__plan_panel(&plan, rank, s);
-        double t = gp__now();
-        gp_h5_read_rows(&in, mine.start, mine.count, rbuf, err);
+    /* Software pipeline over panels, two buffers of each kind. Iteration i:
+     *   wait exchange i-2 (frees send[i%2], fills recv[i%2]) | worker: transpose i (read[i%2] ->
+     *   send[i%2]) | post exchange i-1 | write i-2 from recv[i%2] | read i+1 into read[(i+1)%2] |
+     *   wait transpose i.  The transpose runs while this thread is inside HDF5; the exchange
+     *   progresses under both. Every collective is entered by every rank in the same order. */
+    size_t n = plan.npanels;
+    double t;
+    if (n) {
+        gp_range r0 = gp__plan_panel(&plan, rank, 0);
+        t = gp__now();
+        gp_h5_read_rows(&in, r0.start, r0.count, rbuf[0], err);
         tstage[ST_READ] += gp__now() - t;
         if ((st = gp__agree(comm, err))) goto done;
-
-        t = gp__now();
-        if (mine.count && C) {
-            char msg[512] = "";
-            int rc = be->transpose(be, rbuf, sbuf, mine.count, C, es, msg, sizeof msg);
-            if (rc) gp__fail(err, rc, "%s: transpose of panel %zu on %s failed: %s", o->input, s, be->desc, msg);
+    }
+    for (size_t i = 0; i < n + 2; i++) {
+        if (i >= 2) {
+            t = gp__now();
+            gp__exchange_wait(&xch[i % 2], err);
+            tstage[ST_WAIT] += gp__now() - t;
         }
-        tstage[ST_KERNEL] += gp__now() - t;
-        if ((st = gp__agree(comm, err))) goto done;
-
-        t = gp__now();
-        gp__exchange_panel(comm, &plan, s, sbuf, xbuf, err);
-        tstage[ST_EXCHANGE] += gp__now() - t;
-        if ((st = gp__agree(comm, err))) goto done;
-
-        for (int r = 0; r < nranks; r++) {
-            gp_range pr = gp__plan_panel(&plan, r, s);
-            col0[r] = pr.start;
-            ncols[r] = pr.count;
+        job_arg job = {be, NULL, NULL, 0, C, es, 0, "", 0};
+        if (i < n) {
+            job.src = rbuf[i % 2];
+            job.dst = sbuf[i % 2];
+            job.rows = gp__plan_panel(&plan, rank, i).count;
+            gp__worker_start(worker, transpose_job, &job);
         }
-        t = gp__now();
-        gp_h5_write_blocks(&out, in.type, plan.col_blocks[rank].start, w_me, nranks, col0, ncols, xbuf, err);
-        tstage[ST_WRITE] += gp__now() - t;
+        if (i >= 1 && i <= n) {
+            t = gp__now();
+            gp__exchange_post(comm, &plan, i - 1, sbuf[(i - 1) % 2], xbuf[(i - 1) % 2], &xch[(i - 1) % 2], err);
+            tstage[ST_EXCHANGE] += gp__now() - t;
+        }
+        if (i >= 2) {
+            for (int r = 0; r < nranks; r++) {
+                gp_range pr = gp__plan_panel(&plan, r, i - 2);
+                col0[r] = pr.start;
+                ncols[r] = pr.count;
+            }
+            t = gp__now();
+            gp_h5_write_blocks(&out, in.type, plan.col_blocks[rank].start, w_me, nranks, col0, ncols, xbuf[i % 2], err);
+            tstage[ST_WRITE] += gp__now() - t;
+        }
+        if (i + 1 < n) {
+            gp_range rn = gp__plan_panel(&plan, rank, i + 1);
+            t = gp__now();
+            gp_h5_read_rows(&in, rn.start, rn.count, rbuf[(i + 1) % 2], err);
+            tstage[ST_READ] += gp__now() - t;
+        }
+        if (i < n) {
+            t = gp__now();
+            gp__worker_wait(worker);
+            tstage[ST_WAIT] += gp__now() - t;
+            tstage[ST_KERNEL] += job.seconds;
+            if (job.rc)
+                gp__fail(err, job.rc, "%s: transpose of panel %zu on %s failed: %s", o->input, i, be->desc, job.msg);
+        }
         if ((st = gp__agree(comm, err))) goto done;
     }
 
-done:
+done:;
+    /* On every path: no exchange left in flight, no job left running. */
+    gp__exchange_wait(&xch[0], err);
+    gp__exchange_wait(&xch[1], err);
+    gp__worker_destroy(worker);
+    double tf = gp__now();
     if (have_out) st = gp_h5_finish_output(comm, &out, err);
+    tstage[ST_FINISH] = gp__now() - tf;
     double elapsed = gp__now() - t0;
     if (!st) {
         double tmax[ST_N];
@@ -183,9 +245,11 @@ done:
     free(col0);
     free(ncols);
     if (be) {
-        if (rbuf) be->host_free(be, rbuf);
-        if (sbuf) be->host_free(be, sbuf);
-        if (xbuf) be->host_free(be, xbuf);
+        for (int i = 0; i < 2; i++) {
+            if (rbuf[i]) be->host_free(be, rbuf[i]);
+            if (sbuf[i]) be->host_free(be, sbuf[i]);
+            if (xbuf[i]) be->host_free(be, xbuf[i]);
+        }
         be->destroy(be);
     }
     gp__plan_free(&plan);

@@ -115,3 +115,46 @@ gp_status gp_parse_shape(const char *s, size_t *r, size_t *c)
     if (parse_dim(p + 1, &p, c) || *p) return GP_EINVAL;
     return GP_OK;
 }
+
+/* Bytes of a "Key: N kB" line of /proc/meminfo, or 0. */
+static size_t meminfo(const char *key)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (!f) return 0;
+    char line[256];
+    size_t kl = strlen(key), v = 0;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, key, kl) && line[kl] == ':') { v = (size_t)strtoull(line + kl + 1, NULL, 10) * 1024; break; }
+    fclose(f);
+    return v;
+}
+
+/* A cgroup v2 limit (memory.max) of this process, or 0 when none. */
+static size_t cgroup_limit(void)
+{
+    FILE *f = fopen("/sys/fs/cgroup/memory.max", "r");
+    if (!f) return 0;
+    char buf[64] = "";
+    size_t v = 0;
+    if (fgets(buf, sizeof buf, f) && strncmp(buf, "max", 3)) v = (size_t)strtoull(buf, NULL, 10);
+    fclose(f);
+    return v;
+}
+
+size_t gp__default_mem(MPI_Comm comm)
+{
+    MPI_Comm node;
+    int on_node = 1;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_size(node, &on_node);
+        MPI_Comm_free(&node);
+    }
+    size_t avail = meminfo("MemAvailable"), cg = cgroup_limit();
+    if (cg && (!avail || cg < avail)) avail = cg;
+    if (!avail) avail = (size_t)4 << 30;
+    size_t m = avail / 2 / (size_t)on_node;   /* half of what is free, shared by the node's ranks */
+    /* every rank uses the same budget: the smallest */
+    unsigned long long mine = m, all = m;
+    MPI_Allreduce(&mine, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm);
+    return (size_t)all;
+}
