@@ -56,6 +56,10 @@ gp_status gp__exchange_post(MPI_Comm comm, const gp_plan *p, size_t s, const voi
                             gp_exchange *x, gp_error *e);
 gp_status gp__exchange_wait(gp_exchange *x, gp_error *e);
 
+/* ---- signals (signals.c) ------------------------------------------------------- */
+void gp__signals_install(void);   /* SIGTERM, SIGINT, SIGUSR1 -> stop at a panel boundary */
+int gp__signal_pending(void);     /* the signal received, or 0 */
+
 /* ---- worker (worker.c): one background thread running one job at a time --------- */
 typedef struct gp_worker gp_worker;
 typedef void (*gp_job_fn)(void *arg);

@@ -14,6 +14,7 @@ const char *gp_strerror(gp_status s)
     case GP_EDEVICE: return "GPU error";
     case GP_EEXIST: return "output exists";
     case GP_EINTERNAL: return "internal error";
+    case GP_EINTR: return "interrupted";
     default: return "unknown error";
     }
 }

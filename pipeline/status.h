@@ -12,7 +12,8 @@ enum {
     GP_ENODEV = -6,   /* no usable GPU */
     GP_EDEVICE = -7,  /* GPU call failed */
     GP_EEXIST = -8,   /* output exists (no --force) */
-    GP_EINTERNAL = -9 /* a bug: please report */
+    GP_EINTERNAL = -9, /* a bug: please report */
+    GP_EINTR = -10     /* stopped by a signal (SIGTERM, SIGINT, SIGUSR1) */
 };
 #ifdef __cplusplus
 extern "C" {

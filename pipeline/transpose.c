@@ -81,6 +81,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     memset(err, 0, sizeof *err);
     err->rank = -1;
     double t0 = gp__now(), tstage[ST_N] = {0};
+    gp__signals_install();
 
     gp_backend *be = NULL;
     gp_h5_in in;
@@ -202,6 +203,9 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
             if (job.rc)
                 gp__fail(err, job.rc, "%s: transpose of panel %zu on %s failed: %s", o->input, i, be->desc, job.msg);
         }
+        if (gp__signal_pending() && i + 1 < n + 2)
+            gp__fail(err, GP_EINTR, "interrupted by signal %d at panel %zu/%zu; no output written (%s)",
+                     gp__signal_pending(), i < n ? i + 1 : n, n, output);
         if ((st = gp__agree(comm, err))) goto done;
     }
 
