@@ -29,7 +29,7 @@ static double copy_once(MPI_Comm comm, const char *in_path, const char *out_path
     double t0 = gp__now();
     if (gp_h5_open_input(comm, in_path, NULL, &in, &e)) { if (!rank) fprintf(stderr, "%s\n", e.msg); MPI_Abort(comm, 2); }
     gp_plan plan;
-    gp__plan_make(&plan, in.rows, in.cols, in.esize, P, rank, mem, 0, &e);
+    gp__plan_make(&plan, GP_STRATEGY_ALLTOALL, in.rows, in.cols, in.esize, P, rank, mem, 0, &e);
     void *buf = malloc(plan.panel_rows * in.cols * in.esize + 1);
     gp_h5_check_output(comm, NULL, out_path, 1, &e);
     gp_h5_create_output(comm, out_path, in.dset_path, in.type, in.rows, in.cols, 0, 0, &out, &e);

@@ -292,16 +292,17 @@ void gp_h5_close_input(gp_h5_in *in)
     in->type = in->dset = in->file = H5I_INVALID_HID;
 }
 
-gp_status gp_h5_read_rows(gp_h5_in *in, size_t row0, size_t nrows, void *buf, gp_error *e)
+gp_status gp_h5_read_block(gp_h5_in *in, size_t row0, size_t nrows, size_t col0, size_t ncols, void *buf,
+                           gp_error *e)
 {
     hid_t fs = H5Dget_space(in->dset), ms;
-    if (nrows == 0 || in->cols == 0) {
+    if (nrows == 0 || ncols == 0) {
         hsize_t one = 1;
         H5Sselect_none(fs);
         ms = H5Screate_simple(1, &one, NULL);
         H5Sselect_none(ms);
     } else {
-        hsize_t start[2] = {row0, 0}, count[2] = {nrows, in->cols};
+        hsize_t start[2] = {row0, col0}, count[2] = {nrows, ncols};
         H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
         ms = H5Screate_simple(2, count, NULL);
     }
@@ -312,11 +313,15 @@ gp_status gp_h5_read_rows(gp_h5_in *in, size_t row0, size_t nrows, void *buf, gp
     H5Pclose(dxpl);
     H5Sclose(ms);
     H5Sclose(fs);
-    if (rc < 0) {
-        return gp__fail(e, GP_EIO, "%s: %s: reading rows %zu..%zu failed%s", in->path, in->dset_path, row0,
-                        row0 + nrows, why);
-    }
+    if (rc < 0)
+        return gp__fail(e, GP_EIO, "%s: %s: reading rows %zu..%zu, columns %zu..%zu failed%s", in->path,
+                        in->dset_path, row0, row0 + nrows, col0, col0 + ncols, why);
     return GP_OK;
+}
+
+gp_status gp_h5_read_rows(gp_h5_in *in, size_t row0, size_t nrows, void *buf, gp_error *e)
+{
+    return gp_h5_read_block(in, row0, nrows, 0, in->cols, buf, e);
 }
 
 /* ---- output ------------------------------------------------------------------ */

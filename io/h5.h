@@ -27,6 +27,9 @@ gp_status gp_h5_open_input(MPI_Comm comm, const char *path, const char *dataset,
 void gp_h5_close_input(gp_h5_in *in);
 /* Collective: rows [row0, row0+nrows) of the input (nrows may be 0) into buf (nrows x cols). */
 gp_status gp_h5_read_rows(gp_h5_in *in, size_t row0, size_t nrows, void *buf, gp_error *e);
+/* Collective: the block rows [row0, +nrows) x columns [col0, +ncols) into buf (nrows x ncols). */
+gp_status gp_h5_read_block(gp_h5_in *in, size_t row0, size_t nrows, size_t col0, size_t ncols, void *buf,
+                           gp_error *e);
 
 /* Rank 0 checks the destination (directory exists and is writable, not the input, exists only
  * with force); result agreed collectively. */

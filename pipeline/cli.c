@@ -43,8 +43,14 @@ static const char *usage_transpose =
     "      --mem SIZE             host memory budget per rank for panel buffers, e.g. 512M, 2G\n"
     "                             (default: panels of at most 512 MiB)\n"
     "      --panel-rows K         rows per rank per panel (default: from --mem)\n"
+    "      --strategy alltoall|direct  alltoall (default): ranks read row panels, transpose and\n"
+    "                             exchange blocks; direct: each rank reads the column slab it owns\n"
+    "                             and MPI-IO's collective buffering does the exchange\n"
+    "      --chunk RxC            chunked output with this chunk shape (default: contiguous)\n"
+    "      --progress, --no-progress  progress lines on stderr every few seconds (default on;\n"
+    "                             one updating line on a terminal, plain lines in batch logs)\n"
     "      --json FILE            append a JSON-lines summary with per-stage times (- = stdout)\n"
-    "  -q, --quiet                no summary line on stderr\n"
+    "  -q, --quiet                no summary or progress on stderr\n"
     "  -h, --help                 this help\n"
     "\n"
     "example:\n"
@@ -118,20 +124,34 @@ static int cmd_transpose(cli_ctx c, int argc, char **argv, MPI_Comm comm)
         {"output-dataset", required_argument, 0, 'O'}, {"force", no_argument, 0, 'f'},
         {"device", required_argument, 0, 'D'}, {"mem", required_argument, 0, 'm'},
         {"panel-rows", required_argument, 0, 'k'}, {"json", required_argument, 0, 'j'},
+        {"strategy", required_argument, 0, 'S'}, {"chunk", required_argument, 0, 'c'},
+        {"progress", no_argument, 0, 'P'}, {"no-progress", no_argument, 0, 'N'},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     gp_transpose_opts o = {0};
     o.device = "auto";
+    o.progress = 1;
     int ch;
     optind = 1;
     opterr = 0;
-    while ((ch = getopt_long(argc, argv, ":d:o:fqh", opts, NULL)) != -1) {
+    while ((ch = getopt_long(argc, argv, ":d:o:fqhc:", opts, NULL)) != -1) {
         switch (ch) {
         case 'd': o.dataset = optarg; break;
         case 'o': o.output = optarg; break;
         case 'O': o.output_dataset = optarg; break;
         case 'f': o.force = 1; break;
-        case 'q': o.quiet = 1; break;
+        case 'q': o.quiet = 1; o.progress = 0; break;
+        case 'P': o.progress = 1; break;
+        case 'N': o.progress = 0; break;
         case 'j': o.json = optarg; break;
+        case 'S':
+            if (!strcmp(optarg, "alltoall")) o.strategy = GP_STRATEGY_ALLTOALL;
+            else if (!strcmp(optarg, "direct")) o.strategy = GP_STRATEGY_DIRECT;
+            else return say_error(&c, "--strategy %s: expected alltoall or direct%s", optarg, "");
+            break;
+        case 'c':
+            if (gp_parse_shape(optarg, &o.chunk_rows, &o.chunk_cols))
+                return say_error(&c, "--chunk %s: expected RxC with R, C >= 1, e.g. 256x256%s", optarg, "");
+            break;
         case 'D':
             if (strcmp(optarg, "auto") && strcmp(optarg, "cpu") && strcmp(optarg, "cuda"))
                 return say_error(&c, "--device %s: expected auto, cpu or cuda%s", optarg, "");

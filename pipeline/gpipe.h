@@ -18,6 +18,10 @@ typedef struct gp_error {
     char msg[1024];   /* one line, no trailing newline, names file/dataset and cause */
 } gp_error;
 
+/* How the blocks reach their owner: all-to-all of transposed row panels (default), or each rank
+ * reading the column slab it owns and letting MPI-IO's collective buffering do the exchange. */
+typedef enum { GP_STRATEGY_ALLTOALL = 0, GP_STRATEGY_DIRECT = 1 } gp_strategy;
+
 typedef struct gp_transpose_opts {
     const char *input;          /* HDF5 file */
     const char *dataset;        /* NULL: the only 2-D dataset in the file */
@@ -26,7 +30,10 @@ typedef struct gp_transpose_opts {
     int force;                  /* overwrite an existing output */
     const char *device;         /* "auto" (default), "cpu", "cuda" */
     size_t mem;                 /* per-rank host budget in bytes, 0: automatic */
-    size_t panel_rows;          /* rows per panel per rank, 0: from the budget */
+    size_t panel_rows;          /* rows per rank per panel, 0: from the budget */
+    gp_strategy strategy;
+    size_t chunk_rows, chunk_cols; /* output chunk shape, 0: contiguous */
+    int progress;               /* 1: progress lines on stderr every few seconds (rank 0) */
     int quiet;                  /* no summary on stderr */
     const char *json;           /* JSON-lines summary to this file ("-" = stdout), or NULL */
 } gp_transpose_opts;

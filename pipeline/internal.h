@@ -26,17 +26,23 @@ typedef struct gp_plan {
     int nranks, rank;
     gp_range *row_blocks;       /* A's rows of each rank (nranks) */
     gp_range *col_blocks;       /* A's columns = output rows of each rank (nranks) */
-    size_t panel_rows;          /* k: rows per rank per panel */
+    size_t panel_rows;          /* k: rows per rank per panel (direct: rows of A per panel) */
     size_t npanels;             /* every rank steps through all of them (lockstep) */
+    gp_strategy strategy;
 } gp_plan;
 /* Bytes one rank needs for panels of k rows: read, send and receive buffers, each twice
  * (double-buffered so that reading, transposing, exchanging and writing overlap). */
-size_t gp__plan_bytes(size_t cols, size_t esize, int nranks, size_t k);
-gp_status gp__plan_make(gp_plan *p, size_t rows, size_t cols, size_t esize, int nranks, int rank,
-                        size_t mem, size_t panel_rows, gp_error *e);
+size_t gp__plan_bytes(gp_strategy st, size_t cols, size_t esize, int nranks, size_t k);
+gp_status gp__plan_make(gp_plan *p, gp_strategy st, size_t rows, size_t cols, size_t esize, int nranks,
+                        int rank, size_t mem, size_t panel_rows, gp_error *e);
 void gp__plan_free(gp_plan *p);
 /* Rows (global indices of A) of rank r in panel s; count 0 when r has none left. */
 gp_range gp__plan_panel(const gp_plan *p, int r, size_t s);
+/* The block of A that rank r reads in panel s: rows x cols. */
+void gp__plan_read_block(const gp_plan *p, int r, size_t s, gp_range *rows, gp_range *cols);
+/* The column strips of B that this rank writes in panel s (its rows of B x each strip), in
+ * increasing column order; returns their number (<= nranks). */
+int gp__plan_write_strips(const gp_plan *p, size_t s, size_t *col0, size_t *ncols);
 
 /* ---- exchange (exchange.c) --------------------------------------------------- */
 /* Panel s all-to-all: send = this rank's transposed panel (cols x k_me, rows for rank q are

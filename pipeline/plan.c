@@ -20,17 +20,20 @@ gp_range gp__split(size_t n, int parts, int idx)
     return r;
 }
 
-size_t gp__plan_bytes(size_t cols, size_t esize, int nranks, size_t k)
+size_t gp__plan_bytes(gp_strategy st, size_t cols, size_t esize, int nranks, size_t k)
 {
+    size_t w = (cols + (size_t)nranks - 1) / (size_t)nranks;
+    if (st == GP_STRATEGY_DIRECT)   /* read k x w, transposed w x k; two of each */
+        return 4 * esize * k * w;
     /* read buffer k x C, transposed/send buffer C x k, receive buffer w x (P k), w <= ceil(C/P);
      * two of each */
-    size_t w = (cols + (size_t)nranks - 1) / (size_t)nranks;
     return 2 * esize * k * (2 * cols + w * (size_t)nranks);
 }
 
-gp_status gp__plan_make(gp_plan *p, size_t rows, size_t cols, size_t esize, int nranks, int rank,
-                        size_t mem, size_t panel_rows, gp_error *e)
+gp_status gp__plan_make(gp_plan *p, gp_strategy st, size_t rows, size_t cols, size_t esize, int nranks,
+                        int rank, size_t mem, size_t panel_rows, gp_error *e)
 {
+    p->strategy = st;
     p->rows = rows; p->cols = cols; p->esize = esize; p->nranks = nranks; p->rank = rank;
     p->row_blocks = calloc((size_t)nranks, sizeof *p->row_blocks);
     p->col_blocks = calloc((size_t)nranks, sizeof *p->col_blocks);
@@ -39,19 +42,22 @@ gp_status gp__plan_make(gp_plan *p, size_t rows, size_t cols, size_t esize, int 
         p->row_blocks[r] = gp__split(rows, nranks, r);
         p->col_blocks[r] = gp__split(cols, nranks, r);
     }
-    size_t maxrows = p->row_blocks[0].count;   /* the first block is the largest */
-    size_t one = gp__plan_bytes(cols, esize, nranks, 1);
+    /* alltoall: panels cut each rank's row block (the first block is the largest);
+     * direct: panels cut A's rows, each rank reading its column slab of them */
+    size_t maxrows = st == GP_STRATEGY_DIRECT ? rows : p->row_blocks[0].count;
+    size_t rowbytes = esize * (st == GP_STRATEGY_DIRECT ? (cols + (size_t)nranks - 1) / (size_t)nranks : cols);
+    size_t one = gp__plan_bytes(st, cols, esize, nranks, 1);
     size_t k;
     if (panel_rows) {
         k = panel_rows;
-        if (mem && gp__plan_bytes(cols, esize, nranks, k) > mem) {
+        if (mem && gp__plan_bytes(st, cols, esize, nranks, k) > mem) {
             char a[32], b[32];
             return gp__fail(e, GP_ENOMEM, "--panel-rows %zu needs %s per rank, more than --mem %s",
-                            k, gp__human_bytes((double)gp__plan_bytes(cols, esize, nranks, k), a, 32),
+                            k, gp__human_bytes((double)gp__plan_bytes(st, cols, esize, nranks, k), a, 32),
                             gp__human_bytes((double)mem, b, 32));
         }
     } else {
-        size_t row = esize * cols;
+        size_t row = rowbytes ? rowbytes : 1;
         size_t kmax = GP_PANEL_MAX_BYTES / row, kmin = GP_PANEL_MIN_BYTES / row;
         k = (maxrows + GP_PANELS_WANTED - 1) / GP_PANELS_WANTED;
         if (k < kmin) k = kmin;
@@ -79,6 +85,37 @@ void gp__plan_free(gp_plan *p)
     free(p->row_blocks);
     free(p->col_blocks);
     p->row_blocks = p->col_blocks = NULL;
+}
+
+void gp__plan_read_block(const gp_plan *p, int r, size_t s, gp_range *rows, gp_range *cols)
+{
+    if (p->strategy == GP_STRATEGY_DIRECT) {
+        size_t off = s * p->panel_rows;
+        rows->start = off < p->rows ? off : p->rows;
+        rows->count = off < p->rows ? (p->rows - off < p->panel_rows ? p->rows - off : p->panel_rows) : 0;
+        *cols = p->col_blocks[r];
+    } else {
+        *rows = gp__plan_panel(p, r, s);
+        cols->start = 0;
+        cols->count = p->cols;
+    }
+}
+
+int gp__plan_write_strips(const gp_plan *p, size_t s, size_t *col0, size_t *ncols)
+{
+    if (p->strategy == GP_STRATEGY_DIRECT) {
+        gp_range rows, cols;
+        gp__plan_read_block(p, p->rank, s, &rows, &cols);
+        col0[0] = rows.start;
+        ncols[0] = rows.count;
+        return 1;
+    }
+    for (int r = 0; r < p->nranks; r++) {
+        gp_range pr = gp__plan_panel(p, r, s);
+        col0[r] = pr.start;
+        ncols[r] = pr.count;
+    }
+    return p->nranks;
 }
 
 gp_range gp__plan_panel(const gp_plan *p, int r, size_t s)

@@ -55,6 +55,41 @@ static gp_status make_backend(MPI_Comm comm, const char *device, gp_backend **b,
     return GP_OK;
 }
 
+/* Rank 0's progress: a line every few seconds (one updating line on a terminal). */
+typedef struct {
+    int on, tty;
+    size_t n;
+    double bytes, t0, last;
+} gp_progress;
+
+static void progress_start(gp_progress *p, int on, size_t n, double bytes)
+{
+    p->on = on && n > 1;
+    p->tty = isatty(2);
+    p->n = n;
+    p->bytes = bytes;
+    p->t0 = p->last = gp__now();
+}
+
+static void progress_step(gp_progress *p, size_t done)
+{
+    if (!p->on) return;
+    double now = gp__now();
+    if (now - p->last < (p->tty ? 0.5 : 5.0) && done < p->n) return;
+    if (now - p->t0 < 2.0 && done < p->n) return;   /* short runs stay quiet */
+    p->last = now;
+    double el = now - p->t0, frac = (double)done / (double)p->n;
+    double gbs = p->bytes * frac / el / 1e9, eta = frac > 0 ? el * (1 - frac) / frac : 0;
+    fprintf(stderr, "%sgpipe: panel %zu/%zu  %5.1f%%  %.2f GB/s  elapsed %.0f s  ETA %.0f s%s",
+            p->tty ? "\r" : "", done, p->n, 100 * frac, gbs, el, eta, p->tty ? "\033[K" : "\n");
+    fflush(stderr);
+}
+
+static void progress_end(gp_progress *p)
+{
+    if (p->on && p->tty && gp__now() - p->t0 >= 2.0) fputc('\n', stderr);
+}
+
 static void *xalloc(gp_backend *b, size_t bytes)
 {
     return b->host_alloc(b, bytes ? bytes : 64);
@@ -112,27 +147,33 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     size_t mem = o->mem ? o->mem : gp__default_mem(comm);
     make_backend(comm, o->device, &be, err);
     if (!err->code)
-        gp__plan_make(&plan, in.rows, in.cols, in.esize, nranks, rank, mem, o->panel_rows, err);
+        gp__plan_make(&plan, o->strategy, in.rows, in.cols, in.esize, nranks, rank, mem, o->panel_rows, err);
     if ((st = gp__agree(comm, err))) goto done;
 
+    /* Buffers: read (a block of A), send (its transpose), recv (the write layout); with the
+     * direct strategy there is no exchange and the transpose is written straight from recv. */
+    int direct = plan.strategy == GP_STRATEGY_DIRECT;
     size_t k = plan.panel_rows, C = in.cols, es = in.esize, w_me = plan.col_blocks[rank].count;
+    size_t wmax = plan.col_blocks[0].count;
+    size_t read_elems = direct ? k * wmax : k * C;
     for (int i = 0; i < 2; i++) {
-        rbuf[i] = xalloc(be, k * C * es);
-        sbuf[i] = xalloc(be, k * C * es);
-        xbuf[i] = xalloc(be, w_me * k * (size_t)nranks * es);
+        rbuf[i] = xalloc(be, read_elems * es);
+        sbuf[i] = direct ? NULL : xalloc(be, read_elems * es);
+        xbuf[i] = xalloc(be, (direct ? read_elems : w_me * k * (size_t)nranks) * es);
     }
     col0 = calloc((size_t)nranks, sizeof *col0);
     ncols = calloc((size_t)nranks, sizeof *ncols);
     worker = gp__worker_create();
-    if (!rbuf[0] || !sbuf[0] || !xbuf[0] || !rbuf[1] || !sbuf[1] || !xbuf[1] || !col0 || !ncols || !worker) {
+    if (!rbuf[0] || !xbuf[0] || !rbuf[1] || !xbuf[1] || (!direct && (!sbuf[0] || !sbuf[1])) || !col0 ||
+        !ncols || !worker) {
         char a[32];
         gp__fail(err, GP_ENOMEM, "cannot allocate %s of panel buffers (%zu rows per panel); lower --mem or --panel-rows",
-                 gp__human_bytes((double)gp__plan_bytes(C, es, nranks, k), a, sizeof a), k);
+                 gp__human_bytes((double)gp__plan_bytes(plan.strategy, C, es, nranks, k), a, sizeof a), k);
     }
     if ((st = gp__agree(comm, err))) goto done;
 
     const char *odset = o->output_dataset ? o->output_dataset : in.dset_path;
-    st = gp_h5_create_output(comm, output, odset, in.type, in.cols, in.rows, 0, 0, &out, err);
+    st = gp_h5_create_output(comm, output, odset, in.type, in.cols, in.rows, o->chunk_rows, o->chunk_cols, &out, err);
     have_out = 1;
     if (st) goto done;
     {
@@ -151,48 +192,51 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
      *   wait exchange i-2 (frees send[i%2], fills recv[i%2]) | worker: transpose i (read[i%2] ->
      *   send[i%2]) | post exchange i-1 | write i-2 from recv[i%2] | read i+1 into read[(i+1)%2] |
      *   wait transpose i.  The transpose runs while this thread is inside HDF5; the exchange
-     *   progresses under both. Every collective is entered by every rank in the same order. */
-    size_t n = plan.npanels;
+     *   progresses under both. Every collective is entered by every rank in the same order.
+     * Direct: the transpose goes into recv[i%2] and is written one iteration later (lag 1). */
+    size_t n = plan.npanels, lag = direct ? 1 : 2;
+    gp_progress prog;
+    progress_start(&prog, rank == 0 && o->progress, n, (double)in.rows * (double)C * (double)es);
     double t;
+    gp_range rr, rc;
     if (n) {
-        gp_range r0 = gp__plan_panel(&plan, rank, 0);
+        gp__plan_read_block(&plan, rank, 0, &rr, &rc);
         t = gp__now();
-        gp_h5_read_rows(&in, r0.start, r0.count, rbuf[0], err);
+        gp_h5_read_block(&in, rr.start, rr.count, rc.start, rc.count, rbuf[0], err);
         tstage[ST_READ] += gp__now() - t;
         if ((st = gp__agree(comm, err))) goto done;
     }
-    for (size_t i = 0; i < n + 2; i++) {
-        if (i >= 2) {
+    for (size_t i = 0; i < n + lag; i++) {
+        if (!direct && i >= 2) {
             t = gp__now();
             gp__exchange_wait(&xch[i % 2], err);
             tstage[ST_WAIT] += gp__now() - t;
         }
-        job_arg job = {be, NULL, NULL, 0, C, es, 0, "", 0};
+        job_arg job = {be, NULL, NULL, 0, 0, es, 0, "", 0};
         if (i < n) {
+            gp__plan_read_block(&plan, rank, i, &rr, &rc);
             job.src = rbuf[i % 2];
-            job.dst = sbuf[i % 2];
-            job.rows = gp__plan_panel(&plan, rank, i).count;
+            job.dst = direct ? xbuf[i % 2] : sbuf[i % 2];
+            job.rows = rr.count;
+            job.cols = rc.count;
             gp__worker_start(worker, transpose_job, &job);
         }
-        if (i >= 1 && i <= n) {
+        if (!direct && i >= 1 && i <= n) {
             t = gp__now();
             gp__exchange_post(comm, &plan, i - 1, sbuf[(i - 1) % 2], xbuf[(i - 1) % 2], &xch[(i - 1) % 2], err);
             tstage[ST_EXCHANGE] += gp__now() - t;
         }
-        if (i >= 2) {
-            for (int r = 0; r < nranks; r++) {
-                gp_range pr = gp__plan_panel(&plan, r, i - 2);
-                col0[r] = pr.start;
-                ncols[r] = pr.count;
-            }
+        if (i >= lag) {
+            int nb = gp__plan_write_strips(&plan, i - lag, col0, ncols);
             t = gp__now();
-            gp_h5_write_blocks(&out, in.type, plan.col_blocks[rank].start, w_me, nranks, col0, ncols, xbuf[i % 2], err);
+            gp_h5_write_blocks(&out, in.type, plan.col_blocks[rank].start, w_me, nb, col0, ncols, xbuf[(i - lag) % 2], err);
             tstage[ST_WRITE] += gp__now() - t;
+            progress_step(&prog, i - lag + 1);
         }
         if (i + 1 < n) {
-            gp_range rn = gp__plan_panel(&plan, rank, i + 1);
+            gp__plan_read_block(&plan, rank, i + 1, &rr, &rc);
             t = gp__now();
-            gp_h5_read_rows(&in, rn.start, rn.count, rbuf[(i + 1) % 2], err);
+            gp_h5_read_block(&in, rr.start, rr.count, rc.start, rc.count, rbuf[(i + 1) % 2], err);
             tstage[ST_READ] += gp__now() - t;
         }
         if (i < n) {
@@ -203,11 +247,12 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
             if (job.rc)
                 gp__fail(err, job.rc, "%s: transpose of panel %zu on %s failed: %s", o->input, i, be->desc, job.msg);
         }
-        if (gp__signal_pending() && i + 1 < n + 2)
+        if (gp__signal_pending() && i + 1 < n + lag)
             gp__fail(err, GP_EINTR, "interrupted by signal %d at panel %zu/%zu; no output written (%s)",
                      gp__signal_pending(), i < n ? i + 1 : n, n, output);
         if ((st = gp__agree(comm, err))) goto done;
     }
+    progress_end(&prog);
 
 done:;
     /* On every path: no exchange left in flight, no job left running. */

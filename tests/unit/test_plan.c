@@ -42,8 +42,8 @@ static void check_plan(size_t rows, size_t cols, size_t es, int P, size_t mem, s
     for (int me = 0; me < P; me++) {
         gp_plan p;
         gp_error e = {0};
-        assert_int_equal(gp__plan_make(&p, rows, cols, es, P, me, mem, k, &e), 0);
-        if (mem) assert_true(gp__plan_bytes(cols, es, P, p.panel_rows) <= mem);
+        assert_int_equal(gp__plan_make(&p, GP_STRATEGY_ALLTOALL, rows, cols, es, P, me, mem, k, &e), 0);
+        if (mem) assert_true(gp__plan_bytes(GP_STRATEGY_ALLTOALL, cols, es, P, p.panel_rows) <= mem);
         for (int r = 0; r < P; r++) {
             size_t covered = 0, expect = p.row_blocks[r].start;
             for (size_t s = 0; s < p.npanels; s++) {
@@ -77,7 +77,7 @@ static void test_budget_too_small(void **state)
     (void)state;
     gp_plan p;
     gp_error e = {0};
-    assert_int_equal(gp__plan_make(&p, 100, 1000, 8, 2, 0, 1000, 0, &e), GP_ENOMEM);
+    assert_int_equal(gp__plan_make(&p, GP_STRATEGY_ALLTOALL, 100, 1000, 8, 2, 0, 1000, 0, &e), GP_ENOMEM);
     assert_non_null(strstr(e.msg, "one row"));
     gp__plan_free(&p);
 }
