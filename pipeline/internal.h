@@ -24,7 +24,6 @@ gp_range gp__split(size_t n, int parts, int idx);
 typedef struct gp_plan {
     size_t rows, cols, esize;   /* input A: rows x cols */
     int nranks, rank;
-    gp_range *row_blocks;       /* A's rows of each rank (nranks) */
     gp_range *col_blocks;       /* A's columns = output rows of each rank (nranks) */
     size_t panel_rows;          /* k: rows per rank per panel (direct: rows of A per panel) */
     size_t npanels;             /* every rank steps through all of them (lockstep) */
@@ -36,7 +35,8 @@ size_t gp__plan_bytes(gp_strategy st, size_t cols, size_t esize, int nranks, siz
 gp_status gp__plan_make(gp_plan *p, gp_strategy st, size_t rows, size_t cols, size_t esize, int nranks,
                         int rank, size_t mem, size_t panel_rows, gp_error *e);
 void gp__plan_free(gp_plan *p);
-/* Rows (global indices of A) of rank r in panel s; count 0 when r has none left. */
+/* Rows (global indices of A) of rank r in panel (band) s: [(s P + r) k, +k) clipped to A;
+ * count 0 when r has none. */
 gp_range gp__plan_panel(const gp_plan *p, int r, size_t s);
 /* The block of A that rank r reads in panel s: rows x cols. */
 void gp__plan_read_block(const gp_plan *p, int r, size_t s, gp_range *rows, gp_range *cols);

@@ -1,6 +1,9 @@
-/* pipeline/plan.c — who owns what: rows of A and rows of B = A^T split over ranks in near-equal
- * blocks (like fftw_mpi_local_size_2d), each rank's block cut into panels of k rows that fit the
- * memory budget. Ranks step through panels in lockstep; a rank out of rows sends empty blocks. */
+/* pipeline/plan.c — who owns what. Rows of B = A^T are split over ranks in near-equal blocks
+ * (like fftw_mpi_local_size_2d). Rows of A are dealt out in bands: band s is rows
+ * [s P k, (s+1) P k) and rank p reads its k rows [s P k + p k, +k) of it, so that every band
+ * lands in B as one contiguous column range (one hyperslab per rank, long runs in the file).
+ * With one band (in-memory) this is the ceil(R/P) block split of FFTW. k fits the budget.
+ * Ranks step through bands (panels) in lockstep; a rank out of rows sends empty blocks. */
 #include <stdlib.h>
 #include "pipeline/internal.h"
 
@@ -35,16 +38,12 @@ gp_status gp__plan_make(gp_plan *p, gp_strategy st, size_t rows, size_t cols, si
 {
     p->strategy = st;
     p->rows = rows; p->cols = cols; p->esize = esize; p->nranks = nranks; p->rank = rank;
-    p->row_blocks = calloc((size_t)nranks, sizeof *p->row_blocks);
     p->col_blocks = calloc((size_t)nranks, sizeof *p->col_blocks);
-    if (!p->row_blocks || !p->col_blocks) return gp__fail(e, GP_ENOMEM, "out of memory (plan)");
-    for (int r = 0; r < nranks; r++) {
-        p->row_blocks[r] = gp__split(rows, nranks, r);
-        p->col_blocks[r] = gp__split(cols, nranks, r);
-    }
+    if (!p->col_blocks) return gp__fail(e, GP_ENOMEM, "out of memory (plan)");
+    for (int r = 0; r < nranks; r++) p->col_blocks[r] = gp__split(cols, nranks, r);
     /* alltoall: panels cut each rank's row block (the first block is the largest);
      * direct: panels cut A's rows, each rank reading its column slab of them */
-    size_t maxrows = st == GP_STRATEGY_DIRECT ? rows : p->row_blocks[0].count;
+    size_t maxrows = st == GP_STRATEGY_DIRECT ? rows : (rows + (size_t)nranks - 1) / (size_t)nranks;
     size_t rowbytes = esize * (st == GP_STRATEGY_DIRECT ? (cols + (size_t)nranks - 1) / (size_t)nranks : cols);
     size_t one = gp__plan_bytes(st, cols, esize, nranks, 1);
     size_t k;
@@ -76,15 +75,15 @@ gp_status gp__plan_make(gp_plan *p, gp_strategy st, size_t rows, size_t cols, si
     if (k > maxrows) k = maxrows;
     if (k == 0) k = 1;
     p->panel_rows = k;
-    p->npanels = maxrows ? (maxrows + k - 1) / k : 0;
+    size_t band = st == GP_STRATEGY_DIRECT ? k : k * (size_t)nranks;
+    p->npanels = rows ? (rows + band - 1) / band : 0;
     return GP_OK;
 }
 
 void gp__plan_free(gp_plan *p)
 {
-    free(p->row_blocks);
     free(p->col_blocks);
-    p->row_blocks = p->col_blocks = NULL;
+    p->col_blocks = NULL;
 }
 
 void gp__plan_read_block(const gp_plan *p, int r, size_t s, gp_range *rows, gp_range *cols)
@@ -110,21 +109,24 @@ int gp__plan_write_strips(const gp_plan *p, size_t s, size_t *col0, size_t *ncol
         ncols[0] = rows.count;
         return 1;
     }
+    int n = 0;   /* bands are contiguous: adjacent strips merge into one hyperslab */
     for (int r = 0; r < p->nranks; r++) {
         gp_range pr = gp__plan_panel(p, r, s);
-        col0[r] = pr.start;
-        ncols[r] = pr.count;
+        if (!pr.count) continue;
+        if (n && col0[n - 1] + ncols[n - 1] == pr.start) {
+            ncols[n - 1] += pr.count;
+        } else {
+            col0[n] = pr.start;
+            ncols[n++] = pr.count;
+        }
     }
-    return p->nranks;
+    return n;
 }
 
 gp_range gp__plan_panel(const gp_plan *p, int r, size_t s)
 {
-    gp_range b = p->row_blocks[r], out = {b.start + b.count, 0};
-    size_t off = s * p->panel_rows;
-    if (off < b.count) {
-        out.start = b.start + off;
-        out.count = b.count - off < p->panel_rows ? b.count - off : p->panel_rows;
-    }
+    size_t k = p->panel_rows, start = (s * (size_t)p->nranks + (size_t)r) * k;
+    gp_range out = {start < p->rows ? start : p->rows, 0};
+    if (start < p->rows) out.count = p->rows - start < k ? p->rows - start : k;
     return out;
 }

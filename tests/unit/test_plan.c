@@ -44,19 +44,28 @@ static void check_plan(size_t rows, size_t cols, size_t es, int P, size_t mem, s
         gp_error e = {0};
         assert_int_equal(gp__plan_make(&p, GP_STRATEGY_ALLTOALL, rows, cols, es, P, me, mem, k, &e), 0);
         if (mem) assert_true(gp__plan_bytes(GP_STRATEGY_ALLTOALL, cols, es, P, p.panel_rows) <= mem);
-        for (int r = 0; r < P; r++) {
-            size_t covered = 0, expect = p.row_blocks[r].start;
-            for (size_t s = 0; s < p.npanels; s++) {
+        if (k) assert_true(p.panel_rows <= k);
+        /* every row of A read exactly once, bands in order, each band one contiguous range */
+        unsigned char *seen = calloc(rows + 1, 1);
+        size_t next = 0;
+        for (size_t s = 0; s < p.npanels; s++) {
+            for (int r = 0; r < P; r++) {
                 gp_range pr = gp__plan_panel(&p, r, s);
                 assert_true(pr.count <= p.panel_rows);
-                if (pr.count) assert_int_equal(pr.start, expect);
-                expect += pr.count;
-                covered += pr.count;
+                if (!pr.count) continue;
+                assert_int_equal(pr.start, next);
+                next += pr.count;
+                for (size_t i = pr.start; i < pr.start + pr.count; i++) {
+                    assert_int_equal(seen[i], 0);
+                    seen[i] = 1;
+                }
             }
-            assert_int_equal(covered, p.row_blocks[r].count);
-            /* one panel past the end is empty */
-            assert_int_equal(gp__plan_panel(&p, r, p.npanels).count, 0);
         }
+        assert_int_equal(next, rows);
+        for (int r = 0; r < P; r++) assert_int_equal(gp__plan_panel(&p, r, p.npanels).count, 0);
+        /* one band: the ceil(R/P) blocks of fftw_mpi_local_size_2d */
+        if (p.npanels == 1) assert_int_equal(p.panel_rows, (rows + (size_t)P - 1) / (size_t)P);
+        free(seen);
         gp__plan_free(&p);
     }
 }

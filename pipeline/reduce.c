@@ -1,0 +1,602 @@
+/* pipeline/reduce.c — `gpipe reduce`: stream row panels of the input (all ranks in lockstep,
+ * the next panel read while the worker reduces this one), fold them into exact accumulators on
+ * the CPU or the GPU, merge the accumulators over ranks by integer addition and round once.
+ * Also the pieces stats.c and verify.c share: typed input, panel sizing, device choice. */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "kernels/backend.h"
+#include "pipeline/internal.h"
+#include "pipeline/reduce.h"
+
+/* ---- typed input ---------------------------------------------------------------------------- */
+static hid_t native_int(size_t size, int is_signed, gp_rtype *t)
+{
+    switch (size) {
+    case 1: *t = is_signed ? GP_RT_I8 : GP_RT_U8; return is_signed ? H5T_NATIVE_INT8 : H5T_NATIVE_UINT8;
+    case 2: *t = is_signed ? GP_RT_I16 : GP_RT_U16; return is_signed ? H5T_NATIVE_INT16 : H5T_NATIVE_UINT16;
+    case 4: *t = is_signed ? GP_RT_I32 : GP_RT_U32; return is_signed ? H5T_NATIVE_INT32 : H5T_NATIVE_UINT32;
+    case 8: *t = is_signed ? GP_RT_I64 : GP_RT_U64; return is_signed ? H5T_NATIVE_INT64 : H5T_NATIVE_UINT64;
+    default: return H5I_INVALID_HID;
+    }
+}
+
+gp_status gp__rin_open(MPI_Comm comm, const char *path, const char *dataset, int need_numeric,
+                       gp_rin *in, gp_error *e)
+{
+    memset(in, 0, sizeof *in);
+    in->mtype = H5I_INVALID_HID;
+    gp_status st = gp_h5_open_input(comm, path, dataset, &in->h, e);
+    if (st) return st;
+    gp_h5_type_desc(in->h.type, in->tdesc, sizeof in->tdesc);
+    H5T_class_t cl = H5Tget_class(in->h.type);
+    size_t sz = H5Tget_size(in->h.type);
+    hid_t m = H5I_INVALID_HID;
+    if (cl == H5T_INTEGER) {
+        m = native_int(sz, H5Tget_sign(in->h.type) != H5T_SGN_NONE, &in->t);
+    } else if (cl == H5T_FLOAT && sz <= 8) {
+        in->t = sz == 8 ? GP_RT_F64 : GP_RT_F32;   /* f16 (and other small floats) read as f32 */
+        m = sz == 8 ? H5T_NATIVE_DOUBLE : H5T_NATIVE_FLOAT;
+    }
+    if (m >= 0) {
+        in->mtype = H5Tcopy(m);
+        in->is_numeric = 1;
+        in->esize = gp_rtype_size(in->t);
+    } else if (need_numeric) {
+        gp__fail(e, GP_EFORMAT, "%s: %s has type %s: reductions need an integer or floating-point dataset "
+                 "(i8..u64, f16, f32, f64)", path, in->h.dset_path, in->tdesc);
+    } else {
+        in->mtype = H5Tcopy(in->h.type);
+        in->esize = sz;
+    }
+    return gp__agree(comm, e);
+}
+
+void gp__rin_close(gp_rin *in)
+{
+    if (in->mtype >= 0) H5Tclose(in->mtype);
+    in->mtype = H5I_INVALID_HID;
+    gp_h5_close_input(&in->h);
+}
+
+gp_status gp__rin_read(gp_rin *in, size_t row0, size_t nrows, size_t col0, size_t ncols, void *buf,
+                       gp_error *e)
+{
+    if (ncols == (size_t)-1) { col0 = 0; ncols = in->h.cols; }
+    hid_t fs = H5Dget_space(in->h.dset), ms;
+    if (nrows == 0 || ncols == 0) {
+        hsize_t one = 1;
+        H5Sselect_none(fs);
+        ms = H5Screate_simple(1, &one, NULL);
+        H5Sselect_none(ms);
+    } else {
+        hsize_t start[2] = {row0, col0}, count[2] = {nrows, ncols};
+        H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+        ms = H5Screate_simple(2, count, NULL);
+    }
+    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+    H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
+    herr_t rc = H5Dread(in->h.dset, in->mtype, ms, fs, dxpl, buf);
+    char why[300] = "";
+    if (rc < 0) {
+        char r[256];
+        gp_h5_last_error(r, sizeof r);
+        if (r[0]) snprintf(why, sizeof why, " (HDF5: %s)", r);
+    }
+    H5Pclose(dxpl);
+    H5Sclose(ms);
+    H5Sclose(fs);
+    if (rc < 0)
+        return gp__fail(e, GP_EIO, "%s: %s: reading rows %zu..%zu failed%s", in->h.path, in->h.dset_path, row0,
+                        row0 + nrows, why);
+    return GP_OK;
+}
+
+size_t gp__rpanel_rows(size_t cols, size_t esize, size_t per_row_extra, int nbuf, size_t mem,
+                       size_t fixed, size_t panel_rows, size_t max_rows)
+{
+    size_t row = cols * esize * (size_t)nbuf + per_row_extra;
+    size_t k;
+    if (panel_rows) {
+        k = panel_rows;
+    } else {
+        if (mem <= fixed) return 0;
+        k = (mem - fixed) / (row ? row : 1);
+        size_t cap = ((size_t)256 << 20) / (cols * esize ? cols * esize : 1);  /* <= 256 MiB panels */
+        if (k > cap) k = cap;
+        if (k == 0) return 0;
+    }
+    if (k > ((size_t)1 << 24)) k = (size_t)1 << 24;   /* kernels normalise at least this often */
+    if (max_rows && k > max_rows) k = max_rows;
+    return k ? k : 1;
+}
+
+int gp__rallsum_i64(MPI_Comm comm, int64_t *v, size_t n)
+{
+    const size_t step = (size_t)1 << 26;
+    for (size_t i = 0; i < n; i += step) {
+        int c = (int)(n - i < step ? n - i : step);
+        if (MPI_Allreduce(MPI_IN_PLACE, v + i, c, MPI_INT64_T, MPI_SUM, comm) != MPI_SUCCESS) return -1;
+    }
+    return 0;
+}
+
+static int allred_u64(MPI_Comm comm, uint64_t *v, size_t n, MPI_Op op)
+{
+    const size_t step = (size_t)1 << 26;
+    for (size_t i = 0; i < n; i += step) {
+        int c = (int)(n - i < step ? n - i : step);
+        if (MPI_Allreduce(MPI_IN_PLACE, v + i, c, MPI_UINT64_T, op, comm) != MPI_SUCCESS) return -1;
+    }
+    return 0;
+}
+
+size_t gp__rmem(MPI_Comm comm, size_t mem)
+{
+    size_t m = gp__default_mem(comm);   /* collective: every rank calls it */
+    return mem ? mem : m;
+}
+
+gp_status gp__rdevice(MPI_Comm comm, const char *device, int *use_cuda, gp_cuda_reduce **cu, gp_error *e)
+{
+    const char *d = device ? device : "auto";
+    char msg[512] = "";
+    *use_cuda = 0;
+    *cu = NULL;
+    if (!strcmp(d, "cpu")) return GP_OK;
+    if (strcmp(d, "cuda") && strcmp(d, "auto")) return gp__fail(e, GP_EINVAL, "--device %s: expected auto, cpu or cuda", d);
+    if (!strcmp(d, "auto") && gp_cuda_device_count() <= 0) return GP_OK;
+    int rc = gp_cuda_reduce_create(cu, gp__local_rank(comm), msg, sizeof msg);
+    if (rc) return gp__fail(e, rc, "--device %s: %s", d, msg[0] ? msg : gp_strerror(rc));
+    *use_cuda = 1;
+    return GP_OK;
+}
+
+void gp__rjson(const char *path, void *obj, gp_error *e)
+{
+    json_t *j = obj;
+    FILE *f = strcmp(path, "-") == 0 ? stdout : fopen(path, "a");
+    if (!f) {
+        gp__fail(e, GP_EIO, "%s: cannot open the --json file", path);
+    } else {
+        char *s = json_dumps(j, JSON_COMPACT);
+        fprintf(f, "%s\n", s ? s : "{}");
+        free(s);
+        if (f != stdout) fclose(f); else fflush(f);
+    }
+    json_decref(j);
+}
+
+/* ---- 1-D output (temporary name, renamed by gp_h5_finish_output) ------------------------------ */
+static gp_status create_1d(MPI_Comm comm, const char *output, const char *dset_path, hid_t ftype, size_t n,
+                           gp_h5_out *out, gp_error *e)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    memset(out, 0, sizeof *out);
+    out->file = out->dset = H5I_INVALID_HID;
+    snprintf(out->final_path, sizeof out->final_path, "%s", output);
+    snprintf(out->dset_path, sizeof out->dset_path, "%s%s", dset_path[0] == '/' ? "" : "/", dset_path);
+    if (rank == 0) {
+        char dir[PATH_MAX], base[PATH_MAX];
+        gp__path_dir(output, dir, sizeof dir);
+        gp__path_base(output, base, sizeof base);
+        snprintf(out->tmp_path, sizeof out->tmp_path, "%s/.%s.gpipe-tmp.%ld", dir, base, (long)getpid());
+    }
+    MPI_Bcast(out->tmp_path, (int)sizeof out->tmp_path, MPI_CHAR, 0, comm);
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL);
+    H5Pset_all_coll_metadata_ops(fapl, 1);
+    H5Pset_coll_metadata_write(fapl, 1);
+    out->file = H5Fcreate(out->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    H5Pclose(fapl);
+    char why[256];
+    if (out->file < 0) {
+        gp_h5_last_error(why, sizeof why);
+        gp__fail(e, GP_EIO, "%s: cannot create the output file%s%s", output, why[0] ? ": " : "", why);
+    }
+    gp_status st = gp__agree(comm, e);
+    if (st) return st;
+    hsize_t dims[1] = {n};
+    hid_t space = H5Screate_simple(1, dims, NULL);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
+    H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
+    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
+    H5Pset_create_intermediate_group(lcpl, 1);
+    out->dset = H5Dcreate2(out->file, out->dset_path, ftype, space, lcpl, dcpl, H5P_DEFAULT);
+    if (out->dset < 0) {
+        gp_h5_last_error(why, sizeof why);
+        gp__fail(e, GP_EIO, "%s: cannot create dataset %s%s%s", output, out->dset_path, why[0] ? ": " : "", why);
+    }
+    H5Pclose(lcpl);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    return gp__agree(comm, e);
+}
+
+static gp_status write_1d(gp_h5_out *out, hid_t mtype, size_t start, size_t n, const void *buf, gp_error *e)
+{
+    hid_t fs = H5Dget_space(out->dset), ms;
+    hsize_t one = 1, st = start, cnt = n;
+    if (n == 0) {
+        H5Sselect_none(fs);
+        ms = H5Screate_simple(1, &one, NULL);
+        H5Sselect_none(ms);
+    } else {
+        H5Sselect_hyperslab(fs, H5S_SELECT_SET, &st, NULL, &cnt, NULL);
+        ms = H5Screate_simple(1, &cnt, NULL);
+    }
+    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
+    H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
+    herr_t rc = H5Dwrite(out->dset, mtype, ms, fs, dxpl, buf);
+    H5Pclose(dxpl);
+    H5Sclose(ms);
+    H5Sclose(fs);
+    if (rc < 0) {
+        char why[256];
+        gp_h5_last_error(why, sizeof why);
+        return gp__fail(e, GP_EIO, "%s: writing %s failed%s%s", out->final_path, out->dset_path, why[0] ? ": " : "", why);
+    }
+    return GP_OK;
+}
+
+/* ---- the reduce driver ------------------------------------------------------------------------- */
+typedef struct {
+    gp_rtype t;
+    gp_rop op;
+    gp_rkind k;
+    gp_raxis axis;
+    gp_xfmt f;
+    size_t w;          /* words per sum accumulator */
+    char otype;        /* output element: 'f' f64, 'i' i64, 'u' u64 */
+} rctx;
+
+/* The result of one target (accumulator acc or key/nan) over n elements into *v (8 bytes).
+ * Returns 0, or -1 with why set (integer overflow, empty extremum of integers). */
+static int finalize(const rctx *x, const int64_t *acc, uint64_t key, int64_t nan, uint64_t n, uint64_t *v,
+                    const char **why)
+{
+    if (x->k == GP_RK_SUM || x->k == GP_RK_SQ) {
+        if (x->otype != 'f') {
+            if (gp_xint(acc, x->f, x->otype == 'u', v)) {
+                *why = x->otype == 'u' ? "overflows uint64" : "overflows int64";
+                return -1;
+            }
+            return 0;
+        }
+        double d = gp_xvalue(acc, x->f);
+        if (x->op == GP_OP_MEAN) d = n ? d / (double)n : gp_bitsd(GP_CANON_NAN);
+        if (x->op == GP_OP_NORM2) d = sqrt(d);
+        if (d != d) d = gp_bitsd(GP_CANON_NAN);
+        *v = gp_dbits(d);
+        return 0;
+    }
+    if (nan) { *v = GP_CANON_NAN; return 0; }
+    if (n == 0 || key == gp_rext_identity(x->k)) {
+        if (n == 0 && x->otype == 'f') { *v = GP_CANON_NAN; return 0; }
+        if (n == 0) { *why = "is undefined (no elements)"; return -1; }
+    }
+    if (gp_rtype_is_float(x->t)) *v = gp_dbits(gp_unkey_d(key));
+    else if (gp_rtype_is_unsigned(x->t) || x->k == GP_RK_ABSMAX) *v = key;
+    else *v = (uint64_t)gp_unkey_i(key);
+    return 0;
+}
+
+typedef struct {
+    const rctx *x;
+    int use_cuda;
+    gp_cuda_reduce *cu;
+    const void *buf;
+    size_t rows, cols;
+    int64_t *acc;
+    uint64_t *key;
+    int64_t *nan;
+    int rc;
+    char msg[512];
+    double seconds;
+} rjob;
+
+static void reduce_job(void *p)
+{
+    rjob *j = p;
+    double t = gp__now();
+    j->rc = 0;
+    if (j->rows && j->cols) {
+        const rctx *x = j->x;
+        int sum = x->k == GP_RK_SUM || x->k == GP_RK_SQ;
+        if (j->use_cuda)
+            j->rc = sum ? gp_cuda_rsum(j->cu, j->buf, j->rows, j->cols, x->t, x->k, x->axis, x->f, j->acc, j->msg, sizeof j->msg)
+                        : gp_cuda_rext(j->cu, j->buf, j->rows, j->cols, x->t, x->k, x->axis, j->key, j->nan, j->msg, sizeof j->msg);
+        else if (sum)
+            gp_cpu_rsum(j->buf, j->rows, j->cols, x->t, x->k, x->axis, x->f, j->acc);
+        else
+            gp_cpu_rext(j->buf, j->rows, j->cols, x->t, x->k, x->axis, j->key, j->nan);
+    }
+    j->seconds = gp__now() - t;
+}
+
+static const char *axis_name(gp_raxis a) { return a == GP_AXIS_ALL ? "all" : a == GP_AXIS_ROWS ? "rows" : "cols"; }
+
+static json_t *json_value(char otype, uint64_t v)
+{
+    if (otype == 'i') return json_integer((json_int_t)(int64_t)v);
+    if (otype == 'u') {
+        if (v <= (uint64_t)INT64_MAX) return json_integer((json_int_t)v);
+        char b[32];
+        snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+        return json_string(b);     /* beyond JSON's safe integers: a decimal string */
+    }
+    double d = gp_bitsd(v);
+    if (d != d) return json_string("nan");
+    if (isinf(d)) return json_string(d > 0 ? "inf" : "-inf");
+    return json_real(d);
+}
+
+static void print_value(FILE *f, char otype, uint64_t v)
+{
+    if (otype == 'i') fprintf(f, "%lld", (long long)(int64_t)v);
+    else if (otype == 'u') fprintf(f, "%llu", (unsigned long long)v);
+    else {
+        double d = gp_bitsd(v);
+        if (d != d) fprintf(f, "nan");
+        else fprintf(f, "%.17g", d);
+    }
+}
+
+gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
+{
+    int rank, nranks;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &nranks);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    memset(err, 0, sizeof *err);
+    err->rank = -1;
+    double t0 = gp__now(), tread = 0, tkern = 0, twait = 0;
+
+    gp_rin in;
+    memset(&in, 0, sizeof in);
+    in.mtype = in.h.file = in.h.dset = in.h.type = H5I_INVALID_HID;
+    gp_cuda_reduce *cu = NULL;
+    int use_cuda = 0, have_out = 0;
+    void *buf[2] = {0, 0};
+    int64_t *acc = NULL, *nan = NULL;
+    uint64_t *key = NULL, *res = NULL, *all = NULL;
+    gp_worker *worker = NULL;
+    gp_h5_out out;
+    memset(&out, 0, sizeof out);
+    out.file = out.dset = H5I_INVALID_HID;
+    rctx x = {0};
+    size_t k = 0, npanels = 0;
+
+    gp_status st = gp__rin_open(comm, o->input, o->dataset, 1, &in, err);
+    if (st) goto done;
+    x.t = in.t;
+    x.op = o->op;
+    x.k = gp_rop_kind(o->op);
+    x.axis = o->axis;
+    x.f = gp_rfmt(in.t, x.k);
+    x.w = gp_rwords(x.f);
+    int is_sum = x.k == GP_RK_SUM || x.k == GP_RK_SQ;
+    if (gp_rtype_is_float(in.t) || o->op == GP_OP_MEAN || o->op == GP_OP_SUMSQ || o->op == GP_OP_NORM2) x.otype = 'f';
+    else if (gp_rtype_is_unsigned(in.t) || o->op == GP_OP_ABSMAX) x.otype = 'u';
+    else x.otype = 'i';
+
+    size_t R = in.h.rows, C = in.h.cols, es = in.esize;
+    if (o->output && (st = gp_h5_check_output(comm, o->input, o->output, o->force, err))) goto done;
+    size_t mem = gp__rmem(comm, o->mem);
+    gp__rdevice(comm, o->device, &use_cuda, &cu, err);
+    if ((st = gp__agree(comm, err))) goto done;
+
+    gp_range rb = gp__split(R, nranks, rank);
+    size_t maxrows = gp__split(R, nranks, 0).count;
+    size_t ntarget = x.axis == GP_AXIS_ALL ? 1 : x.axis == GP_AXIS_COLS ? C : 0;
+    size_t tbytes = is_sum ? x.w * 8 : 16;                    /* per target */
+    size_t scratch = is_sum ? 40 : 0;                           /* CPU per-column partials */
+    size_t fixed = ntarget * (tbytes + (x.axis == GP_AXIS_COLS ? scratch : 0)) + rb.count * 8;
+    size_t per_row = x.axis == GP_AXIS_ROWS ? tbytes : 0;
+    k = gp__rpanel_rows(C, es, per_row, 2, mem, fixed, o->panel_rows, maxrows);
+    if (!k) {
+        char a[32], b[32];
+        gp__fail(err, GP_ENOMEM, "%s: --mem %s is too small: the %s accumulators alone need %s", o->input,
+                 gp__human_bytes((double)mem, a, sizeof a), axis_name(x.axis), gp__human_bytes((double)fixed, b, sizeof b));
+    }
+    if ((st = gp__agree(comm, err))) goto done;
+    npanels = maxrows ? (maxrows + k - 1) / k : 0;
+    size_t nacc = x.axis == GP_AXIS_ROWS ? k : ntarget;
+    for (int i = 0; i < 2; i++) buf[i] = malloc(k * C * es ? k * C * es : 64);
+    if (is_sum) acc = calloc(nacc ? nacc * x.w : 1, 8);
+    else {
+        key = malloc((nacc ? nacc : 1) * 8);
+        nan = calloc(nacc ? nacc : 1, 8);
+    }
+    res = calloc(rb.count + C + 1, 8);
+    worker = gp__worker_create();
+    if (!buf[0] || !buf[1] || (is_sum ? !acc : (!key || !nan)) || !res || !worker)
+        gp__fail(err, GP_ENOMEM, "%s: cannot allocate the panel buffers (%zu rows per panel); lower --mem or --panel-rows",
+                 o->input, k);
+    if ((st = gp__agree(comm, err))) goto done;
+    if (key)
+        for (size_t i = 0; i < nacc; i++) key[i] = gp_rext_identity(x.k);
+
+    /* panels, in lockstep: read s+1 while the worker reduces s */
+    if (npanels) {
+        gp_range p0 = {rb.start, rb.count < k ? rb.count : k};
+        double t = gp__now();
+        gp__rin_read(&in, p0.start, p0.count, 0, (size_t)-1, buf[0], err);
+        tread += gp__now() - t;
+        if ((st = gp__agree(comm, err))) goto done;
+    }
+    for (size_t s = 0; s < npanels; s++) {
+        size_t off = s * k;
+        size_t cnt = off < rb.count ? (rb.count - off < k ? rb.count - off : k) : 0;
+        if (x.axis == GP_AXIS_ROWS) {
+            if (acc) memset(acc, 0, cnt * x.w * 8);
+            if (key) { for (size_t i = 0; i < cnt; i++) key[i] = gp_rext_identity(x.k); memset(nan, 0, cnt * 8); }
+        }
+        rjob job = {&x, use_cuda, cu, buf[s % 2], cnt, C, acc, key, nan, 0, "", 0};
+        gp__worker_start(worker, reduce_job, &job);
+        if (s + 1 < npanels) {
+            size_t o2 = (s + 1) * k;
+            size_t c2 = o2 < rb.count ? (rb.count - o2 < k ? rb.count - o2 : k) : 0;
+            double t = gp__now();
+            gp__rin_read(&in, rb.start + (c2 ? o2 : 0), c2, 0, (size_t)-1, buf[(s + 1) % 2], err);
+            tread += gp__now() - t;
+        }
+        double t = gp__now();
+        gp__worker_wait(worker);
+        twait += gp__now() - t;
+        tkern += job.seconds;
+        if (job.rc)
+            gp__fail(err, job.rc, "%s: reduce of panel %zu on %s failed: %s", o->input, s,
+                     use_cuda ? gp_cuda_reduce_desc(cu) : "cpu", job.msg);
+        if (!err->code && x.axis == GP_AXIS_ROWS) {
+            for (size_t i = 0; i < cnt; i++) {
+                const char *why = NULL;
+                if (finalize(&x, acc ? acc + i * x.w : NULL, key ? key[i] : 0, nan ? nan[i] : 0, C, &res[off + i], &why)) {
+                    gp__fail(err, GP_EINVAL, "%s: %s of row %zu %s", o->input, gp_rop_name(x.op), rb.start + off + i, why);
+                    break;
+                }
+            }
+        }
+        if ((st = gp__agree(comm, err))) goto done;
+    }
+
+    /* merge over ranks: integer sums of normalised limbs (exact), min/max of keys */
+    size_t nres = 0, res0 = 0;   /* this rank's block of results */
+    if (x.axis != GP_AXIS_ROWS) {
+        int bad = 0;
+        if (is_sum) bad = gp__rallsum_i64(comm, acc, ntarget * x.w);
+        else bad = allred_u64(comm, key, ntarget, x.k == GP_RK_MIN ? MPI_MIN : MPI_MAX) ||
+                   gp__rallsum_i64(comm, nan, ntarget);
+        if (bad) gp__fail(err, GP_EMPI, "%s: merging the partial results over ranks failed", o->input);
+        if ((st = gp__agree(comm, err))) goto done;
+        gp_range cb = x.axis == GP_AXIS_ALL ? (gp_range){0, rank == 0 ? 1 : 0} : gp__split(C, nranks, rank);
+        if (x.axis == GP_AXIS_ALL && rank != 0) cb.start = 1;
+        res0 = cb.start;
+        nres = cb.count;
+        uint64_t n = x.axis == GP_AXIS_ALL ? (uint64_t)R * C : R;
+        for (size_t i = 0; i < nres; i++) {
+            size_t tix = x.axis == GP_AXIS_ALL ? 0 : res0 + i;
+            const char *why = NULL;
+            if (finalize(&x, acc ? acc + tix * x.w : NULL, key ? key[tix] : 0, nan ? nan[tix] : 0, n, &res[i], &why)) {
+                if (x.axis == GP_AXIS_ALL)
+                    gp__fail(err, GP_EINVAL, "%s: %s of all elements %s", o->input, gp_rop_name(x.op), why);
+                else
+                    gp__fail(err, GP_EINVAL, "%s: %s of column %zu %s", o->input, gp_rop_name(x.op), tix, why);
+                break;
+            }
+        }
+    } else {
+        res0 = rb.start;
+        nres = rb.count;
+    }
+    if ((st = gp__agree(comm, err))) goto done;
+    size_t ntotal = x.axis == GP_AXIS_ALL ? 1 : x.axis == GP_AXIS_ROWS ? R : C;
+
+    hid_t mt = x.otype == 'f' ? H5T_NATIVE_DOUBLE : x.otype == 'i' ? H5T_NATIVE_INT64 : H5T_NATIVE_UINT64;
+    if (o->output) {
+        hid_t ft = x.otype == 'f' ? H5T_IEEE_F64LE : x.otype == 'i' ? H5T_STD_I64LE : H5T_STD_U64LE;
+        char dpath[1100];
+        snprintf(dpath, sizeof dpath, "%s", o->output_dataset ? o->output_dataset
+                 : x.axis == GP_AXIS_ROWS ? "/rows" : x.axis == GP_AXIS_COLS ? "/cols" : "/all");
+        st = create_1d(comm, o->output, dpath, ft, ntotal, &out, err);
+        have_out = 1;
+        if (st) goto done;
+        char src[PATH_MAX + 1100], what[64];
+        snprintf(src, sizeof src, "%s:%s", o->input, in.h.dset_path);
+        snprintf(what, sizeof what, "reduce %s %s", gp_rop_name(x.op), axis_name(x.axis));
+        gp_h5_set_attr(&out, "gpipe_version", GP_VERSION, err);
+        gp_h5_set_attr(&out, "gpipe_operation", what, err);
+        gp_h5_set_attr(&out, "gpipe_source", src, err);
+        if ((st = gp__agree(comm, err))) goto done;
+        write_1d(&out, mt, res0, nres, res, err);
+        if ((st = gp__agree(comm, err))) goto done;
+    }
+    /* values to rank 0 for stdout / JSON */
+    int want_values = !o->output || o->json;
+    if (want_values && x.axis != GP_AXIS_ALL) {
+        int *cnts = calloc((size_t)nranks, sizeof *cnts), *displ = calloc((size_t)nranks, sizeof *displ);
+        int mine = (int)nres;
+        if (rank == 0) all = malloc((ntotal ? ntotal : 1) * 8);
+        if (ntotal > (size_t)INT32_MAX || !cnts || !displ || (rank == 0 && !all))
+            gp__fail(err, GP_ENOMEM, "%s: %zu results are too many to print; write them with -o", o->input, ntotal);
+        if (!(st = gp__agree(comm, err))) {
+            MPI_Gather(&mine, 1, MPI_INT, cnts, 1, MPI_INT, 0, comm);
+            for (int r = 1; r < nranks; r++) displ[r] = displ[r - 1] + cnts[r - 1];
+            MPI_Gatherv(res, mine, MPI_UINT64_T, all, cnts, displ, MPI_UINT64_T, 0, comm);
+        }
+        free(cnts);
+        free(displ);
+        if (st) goto done;
+    } else if (want_values) {
+        all = malloc(8);
+        if (all) all[0] = res[0];
+    }
+
+done:;
+    gp__worker_destroy(worker);
+    if (have_out) st = gp_h5_finish_output(comm, &out, err);
+    double elapsed = gp__now() - t0;
+    if (!st && rank == 0) {
+        size_t ntotal = x.axis == GP_AXIS_ALL ? 1 : x.axis == GP_AXIS_ROWS ? in.h.rows : in.h.cols;
+        double bytes = (double)in.h.rows * (double)in.h.cols * (double)in.esize;
+        const char *be = use_cuda ? gp_cuda_reduce_desc(cu) : "cpu";
+        if (!o->output && !o->json && all) {
+            if (x.axis == GP_AXIS_ALL) { print_value(stdout, x.otype, all[0]); putchar('\n'); }
+            else for (size_t i = 0; i < ntotal; i++) { printf("%zu ", i); print_value(stdout, x.otype, all[i]); putchar('\n'); }
+            fflush(stdout);
+        }
+        if (o->json) {
+            json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:[I,I], s:s, s:s, s:i, s:s, s:I, s:I, s:f, s:f}",
+                                  "op", gp_rop_name(x.op), "axis", axis_name(x.axis), "input", o->input,
+                                  "dataset", in.h.dset_path, "shape", (json_int_t)in.h.rows, (json_int_t)in.h.cols,
+                                  "dtype", in.tdesc, "result_dtype", x.otype == 'f' ? "f64" : x.otype == 'i' ? "i64" : "u64",
+                                  "ranks", nranks, "backend", be, "panel_rows", (json_int_t)k,
+                                  "panels", (json_int_t)npanels, "seconds", elapsed, "gbps", bytes / elapsed / 1e9);
+            if (o->output) {
+                json_object_set_new(j, "output", json_string(o->output));
+            }
+            if (all && x.axis == GP_AXIS_ALL) {
+                char hx[32];
+                snprintf(hx, sizeof hx, "%016llx", (unsigned long long)all[0]);
+                json_object_set_new(j, "value", json_value(x.otype, all[0]));
+                json_object_set_new(j, "bits", json_string(hx));
+            } else if (all) {
+                json_t *arr = json_array(), *bits = json_array();
+                for (size_t i = 0; i < ntotal; i++) {
+                    char hx[32];
+                    snprintf(hx, sizeof hx, "%016llx", (unsigned long long)all[i]);
+                    json_array_append_new(arr, json_value(x.otype, all[i]));
+                    json_array_append_new(bits, json_string(hx));
+                }
+                json_object_set_new(j, "values", arr);
+                json_object_set_new(j, "bits", bits);
+            }
+            gp__rjson(o->json, j, err);
+        }
+        if (!o->quiet) {
+            char hb[32];
+            fprintf(stderr, "gpipe: %s over %s of %s:%s (%zux%zu %s, %s) on %d rank%s (%s), %zu panel%s of %zu rows, "
+                    "%.3f s, %.2f GB/s (read %.3f s, kernel %.3f s)\n", gp_rop_name(x.op), axis_name(x.axis), o->input,
+                    in.h.dset_path, in.h.rows, in.h.cols, in.tdesc, gp__human_bytes(bytes, hb, sizeof hb), nranks,
+                    nranks > 1 ? "s" : "", be, npanels, npanels == 1 ? "" : "s", k, elapsed, bytes / elapsed / 1e9,
+                    tread, tkern);
+        }
+    }
+    (void)twait;
+    free(buf[0]);
+    free(buf[1]);
+    free(acc);
+    free(key);
+    free(nan);
+    free(res);
+    free(all);
+    if (cu) gp_cuda_reduce_destroy(cu);
+    gp__rin_close(&in);
+    return st;
+}

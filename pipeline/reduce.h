@@ -1,0 +1,160 @@
+/* pipeline/reduce.h — reductions, stats and verify (issue 5): the drivers' options, and the
+ * panel kernels both backends implement with identical semantics (kernels/cpu/reduce.c,
+ * kernels/cuda/reduce.cu). Exact sums go through pipeline/xacc.h, so every backend, rank count
+ * and panel size produces the same bits. */
+#ifndef GP_REDUCE_H
+#define GP_REDUCE_H
+#include <stddef.h>
+#include <stdint.h>
+#include "pipeline/xacc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Element types the kernels read (native byte order; HDF5 converts on read). f16 is read as f32. */
+typedef enum {
+    GP_RT_I8, GP_RT_I16, GP_RT_I32, GP_RT_I64,
+    GP_RT_U8, GP_RT_U16, GP_RT_U32, GP_RT_U64,
+    GP_RT_F32, GP_RT_F64, GP_RT_N
+} gp_rtype;
+typedef enum { GP_OP_SUM, GP_OP_MEAN, GP_OP_SUMSQ, GP_OP_NORM2, GP_OP_MIN, GP_OP_MAX, GP_OP_ABSMAX, GP_OP_N } gp_rop;
+typedef enum { GP_AXIS_ALL, GP_AXIS_ROWS, GP_AXIS_COLS } gp_raxis;
+/* What the kernels compute for an op. */
+typedef enum { GP_RK_SUM, GP_RK_SQ, GP_RK_MIN, GP_RK_MAX, GP_RK_ABSMAX } gp_rkind;
+
+const char *gp_rop_name(gp_rop op);
+const char *gp_rtype_name(gp_rtype t);
+size_t gp_rtype_size(gp_rtype t);
+int gp_rtype_is_float(gp_rtype t);
+int gp_rtype_is_unsigned(gp_rtype t);
+gp_rkind gp_rop_kind(gp_rop op);
+/* Accumulator format for an exact sum (kind SUM or SQ) of elements of type t. */
+gp_xfmt gp_rfmt(gp_rtype t, gp_rkind k);
+/* int64 words per target of a sum accumulator: limbs + NaN/+Inf/-Inf counts. */
+static inline size_t gp_rwords(gp_xfmt f) { return (size_t)f.nl + GP_XSPECIAL; }
+
+/* ---- panel kernels (CPU) ----------------------------------------------------------------
+ * buf is rows x cols of type t, row-major. Sum kinds ADD into accumulators of gp_rwords(f)
+ * int64 each, left normalised (so that accumulators of any number of panels and ranks merge by
+ * plain int64 addition). Extremum kinds fold keys (gp_key_*) into key[] and count NaNs.
+ * axis ALL: one target; ROWS: target i = row i of the panel; COLS: target j = column j. */
+void gp_cpu_rsum(const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k, gp_raxis axis,
+                 gp_xfmt f, int64_t *acc);
+void gp_cpu_rext(const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k, gp_raxis axis,
+                 uint64_t *key, int64_t *nan);
+/* Identity key of an extremum kind (min: all ones; max, absmax: 0). */
+static inline uint64_t gp_rext_identity(gp_rkind k) { return k == GP_RK_MIN ? ~0ull : 0ull; }
+
+/* ---- panel kernels (CUDA; kernels/cuda/reduce.cu, stubs without CUDA) ---------------------
+ * Same contracts as the CPU kernels, on a host panel; device state lives in the context. */
+typedef struct gp_cuda_reduce gp_cuda_reduce;
+int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char *err, size_t errlen);
+void gp_cuda_reduce_destroy(gp_cuda_reduce *c);
+const char *gp_cuda_reduce_desc(gp_cuda_reduce *c);
+int gp_cuda_rsum(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
+                 gp_raxis axis, gp_xfmt f, int64_t *acc, char *err, size_t errlen);
+int gp_cuda_rext(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
+                 gp_raxis axis, uint64_t *key, int64_t *nan, char *err, size_t errlen);
+
+/* The rest is host-side only (MPI, HDF5). */
+#ifndef __CUDACC__
+#ifdef __cplusplus
+}
+#endif
+#include <mpi.h>
+#include <hdf5.h>
+#include "io/h5.h"
+#include "pipeline/gpipe.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- stats (CPU, one pass) ---------------------------------------------------------------- */
+typedef struct gp_rstats {
+    gp_xfmt fs, fq;                 /* formats of s and q */
+    int64_t s[GP_XNL_MAX];          /* exact sum of the finite values */
+    int64_t q[GP_XNL_MAX];          /* exact sum of their squares (f64: with the FMA error term) */
+    uint64_t kmin, kmax;            /* keys of min and max over non-NaN values */
+    int64_t count, finite, nan, pinf, ninf;
+    int64_t qover;                  /* finite values whose square overflows f64 (std = Inf) */
+    uint64_t checksum;              /* sum mod 2^64 of XXH3(value bytes, seed = row*cols + col) */
+} gp_rstats;
+void gp_rstats_init(gp_rstats *s, gp_rtype t);
+/* Adds a panel whose first row is global row row0 of a matrix with `cols` columns. */
+void gp_cpu_rstats(const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rstats *s);
+/* Merges over comm (exact: integer sums of normalised limbs). Collective. */
+void gp_rstats_allreduce(MPI_Comm comm, gp_rstats *s);
+/* mean and population std (ddof 0) of the finite values, from the exact s and q:
+ * var = (n q - s^2) / n^2 with n q - s^2 computed exactly. */
+void gp_rstats_moments(const gp_rstats *s, double *mean, double *std);
+
+/* Per-element fingerprint of verify/stats: XXH3_64 of the value bytes seeded by the element's
+ * linear index in A's coordinates. */
+uint64_t gp_rhash(const void *val, size_t esize, uint64_t index);
+
+/* ---- drivers -------------------------------------------------------------------------------- */
+typedef struct gp_reduce_opts {
+    const char *input, *dataset;
+    gp_rop op;
+    gp_raxis axis;
+    const char *output, *output_dataset;   /* output NULL: no HDF5 output */
+    int force;
+    const char *json;                      /* NULL, "-" (stdout) or a file (appended) */
+    const char *device;                    /* auto, cpu, cuda */
+    size_t mem, panel_rows;
+    int quiet;
+} gp_reduce_opts;
+gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err);
+
+typedef struct gp_stats_opts {
+    const char *input, *dataset, *json;
+    size_t mem, panel_rows;
+    int quiet;
+} gp_stats_opts;
+gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err);
+
+typedef struct gp_verify_opts {
+    const char *a, *b, *dset_a, *dset_b, *json;
+    int transposed;
+    size_t mem, panel_rows;
+    int quiet;
+} gp_verify_opts;
+/* Returns GP_OK with *differ = 0 (equal) or 1 (different; a message naming a location in
+ * *msg on every rank), or an error. */
+gp_status gp_verify(MPI_Comm comm, const gp_verify_opts *o, int *differ, char *msg, size_t msglen,
+                    gp_error *err);
+
+/* ---- shared by the drivers (reduce.c) ------------------------------------------------------- */
+typedef struct gp_rin {
+    gp_h5_in h;                     /* file, dataset, file type, rows, cols */
+    hid_t mtype;                    /* memory type HDF5 converts to on read (native order) */
+    gp_rtype t;                     /* kernels' element type (numeric inputs) */
+    size_t esize;                   /* bytes of one element in memory */
+    int is_numeric;                 /* 0: raw bytes (file type as memory type) */
+    char tdesc[256];                /* the file type, e.g. "f32 BE" */
+} gp_rin;
+gp_status gp__rin_open(MPI_Comm comm, const char *path, const char *dataset, int need_numeric,
+                       gp_rin *in, gp_error *e);
+void gp__rin_close(gp_rin *in);
+/* Collective read of rows [row0, +nrows) x cols [col0, +ncols) in the memory type (nrows may
+ * be 0); ncols = (size_t)-1: every column. */
+gp_status gp__rin_read(gp_rin *in, size_t row0, size_t nrows, size_t col0, size_t ncols, void *buf,
+                       gp_error *e);
+/* Per-rank budget: --mem or the default (collective). */
+size_t gp__rmem(MPI_Comm comm, size_t mem);
+/* Backend choice for --device: *use_cuda set; on cuda, *cu created. Agreed by the caller. */
+gp_status gp__rdevice(MPI_Comm comm, const char *device, int *use_cuda, gp_cuda_reduce **cu, gp_error *e);
+/* Append one JSON line (jansson object, stolen) to path ("-": stdout). Rank 0 only. */
+void gp__rjson(const char *path, void *json_obj, gp_error *e);
+/* Rows per panel so that nbuf panel buffers plus `fixed` bytes fit in mem (at least 1). */
+size_t gp__rpanel_rows(size_t cols, size_t esize, size_t per_row_extra, int nbuf, size_t mem,
+                       size_t fixed, size_t panel_rows, size_t max_rows);
+/* Exact, reproducible MPI merge of int64 words by summation (counts of any size). */
+int gp__rallsum_i64(MPI_Comm comm, int64_t *v, size_t n);
+#endif /* !__CUDACC__ */
+
+#ifdef __cplusplus
+}
+#endif
+#endif
