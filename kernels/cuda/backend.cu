@@ -4,9 +4,11 @@
  * column strip of dst, written back with cudaMemcpy2DAsync.
  * Test knob: GPIPE_CUDA_MEM_LIMIT=<bytes> caps the device memory the backend takes. */
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <new>
 #include <cuda_runtime.h>
 #include "kernels/backend.h"
 #include "pipeline/status.h"

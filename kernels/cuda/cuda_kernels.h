@@ -19,8 +19,10 @@ int gp_cuda_transpose_dev(const void *d_src, void *d_dst, size_t rows, size_t co
 
 /* Same, with tuning bits for the benchmark (0 = what gp_cuda_transpose_dev runs):
  * GP_CUDA_TUNE_ALT picks the alternative tile shape / block size of the vector kernels,
- * GP_CUDA_TUNE_STREAM uses streaming cache hints (ld.global.cs / st.global.cs). */
-enum { GP_CUDA_TUNE_ALT = 1, GP_CUDA_TUNE_STREAM = 2 };
+ * GP_CUDA_TUNE_STREAM uses streaming cache hints (ld.global.cs / st.global.cs),
+ * GP_CUDA_TUNE_COLMAJOR walks the tiles in column-major order (neighbouring blocks write
+ * neighbouring dst tiles instead of reading neighbouring src tiles). */
+enum { GP_CUDA_TUNE_ALT = 1, GP_CUDA_TUNE_STREAM = 2, GP_CUDA_TUNE_COLMAJOR = 4 };
 int gp_cuda_transpose_dev_tuned(const void *d_src, void *d_dst, size_t rows, size_t cols,
                                 size_t esize, gp_tile_layout layout, int tune,
                                 cudaStream_t stream);

@@ -43,14 +43,12 @@ template <bool STREAM> __device__ __forceinline__ void vstore(uint4 *p, uint4 v)
  * All indices are compile-time constants after unrolling (the arrays stay in registers). */
 template <int ES> struct Micro;
 template <> struct Micro<16> {
-    static constexpr int K = 1;
     __device__ __forceinline__ static uint32_t word(const uint32_t (&in)[1][4], int j, int q)
     {
         return in[0][q];
     }
 };
 template <> struct Micro<8> {
-    static constexpr int K = 2;
     /* element (row k, col j) is words 2j, 2j+1 of row k; dst row j = src rows 0,1 at col j */
     __device__ __forceinline__ static uint32_t word(const uint32_t (&in)[2][4], int j, int q)
     {
@@ -58,14 +56,12 @@ template <> struct Micro<8> {
     }
 };
 template <> struct Micro<4> {
-    static constexpr int K = 4;
     __device__ __forceinline__ static uint32_t word(const uint32_t (&in)[4][4], int j, int q)
     {
         return in[q][j];
     }
 };
 template <> struct Micro<2> {
-    static constexpr int K = 8;
     /* word w of a row holds cols 2w (low half), 2w+1; dst row j=2w+h, word q = rows 2q,2q+1 */
     __device__ __forceinline__ static uint32_t word(const uint32_t (&in)[8][4], int j, int q)
     {
@@ -73,7 +69,6 @@ template <> struct Micro<2> {
     }
 };
 template <> struct Micro<1> {
-    static constexpr int K = 16;
     /* 4x4 byte transpose of rows 4q..4q+3, word j/4; result column j%4 */
     __device__ __forceinline__ static uint32_t word(const uint32_t (&in)[16][4], int j, int q)
     {
@@ -96,10 +91,13 @@ template <int L, int M, int K> __device__ __forceinline__ int soff(int d, int c)
     return d * M + c;
 }
 
+/* Register cap from the threads per SM asked for: 512 (128 registers) for 4-16 B, 384 (170)
+ * for 2 B, 256 for 1 B, whose 64-word micro-blocks spill under 170 (ptxas -v). */
+template <int ES> constexpr int min_threads() { return ES >= 4 ? 512 : ES == 2 ? 384 : 256; }
 template <int ES, int M, int NT, int L, bool STREAM>
-__global__ void __launch_bounds__(NT)
+__global__ void __launch_bounds__(NT, min_threads<ES>() / NT > 0 ? min_threads<ES>() / NT : 1)
     k_vec(const uint4 *__restrict__ src, uint4 *__restrict__ dst, size_t rows, size_t cols,
-          size_t ntc, size_t ntiles)
+          size_t ntr, size_t ntc, size_t ntiles, int colmajor)
 {
     constexpr int K = 16 / ES;
     constexpr int T = M * K;          /* tile edge in elements */
@@ -110,7 +108,11 @@ __global__ void __launch_bounds__(NT)
     const size_t sp = cols / K, dp = rows / K; /* row pitches in chunks */
 
     for (size_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
-        const size_t tr = t / ntc, tc = t - tr * ntc;
+        /* row-major tile order: neighbouring blocks read neighbouring src tiles; column-major:
+         * neighbouring blocks write neighbouring dst tiles */
+        size_t tr, tc;
+        if (colmajor) { tc = t / ntr; tr = t - tc * ntr; }
+        else { tr = t / ntc; tc = t - tr * ntc; }
         const size_t r0 = tr * T, c0 = tc * T;
         const size_t rl = (rows - r0) / K, cl = (cols - c0) / K;
         const int nmr = rl < (size_t)M ? (int)rl : M; /* valid micro-rows / micro-cols */
@@ -147,17 +149,21 @@ __global__ void __launch_bounds__(NT)
         }
         __syncthreads();
         const int ndr = nmc * K; /* valid dst rows of the tile; nmr valid chunks per row */
-        uint4 w[NV];
+        constexpr int G = NV < 8 ? NV : 8; /* shared loads in flight before their stores */
 #pragma unroll
-        for (int q = 0; q < NV; q++) {
-            const int i = threadIdx.x + q * NT, c = i % M, d = i / M;
-            if (full || (d < ndr && c < nmr)) w[q] = sm[soff<L, M, K>(d, c)];
-        }
+        for (int g = 0; g < NV; g += G) {
+            uint4 w[G];
 #pragma unroll
-        for (int q = 0; q < NV; q++) {
-            const int i = threadIdx.x + q * NT, c = i % M, d = i / M;
-            if (full || (d < ndr && c < nmr))
-                vstore<STREAM>(dst + (c0 + (size_t)d) * dp + r0 / K + c, w[q]);
+            for (int q = 0; q < G; q++) {
+                const int i = threadIdx.x + (g + q) * NT, c = i % M, d = i / M;
+                if (full || (d < ndr && c < nmr)) w[q] = sm[soff<L, M, K>(d, c)];
+            }
+#pragma unroll
+            for (int q = 0; q < G; q++) {
+                const int i = threadIdx.x + (g + q) * NT, c = i % M, d = i / M;
+                if (full || (d < ndr && c < nmr))
+                    vstore<STREAM>(dst + (c0 + (size_t)d) * dp + r0 / K + c, w[q]);
+            }
         }
         __syncthreads();
     }
@@ -250,10 +256,18 @@ __global__ void k_big(const U *__restrict__ src, U *__restrict__ dst, size_t row
 
 namespace {
 
-/* DEFAULT per element size 1, 2, 4, 8, 16 B: layout and tuning bits (bench/NOTES.md). */
+/* DEFAULT per element size 1, 2, 4, 8, 16 B: layout and tuning bits, the fastest measured on
+ * the H200 on 2026-11-30 (bench/NOTES.md). Pad and swizzle tie within noise everywhere;
+ * swizzle needs no extra shared memory. Column-major tile order won for every size. */
 const gp_tile_layout g_default_layout[5] = {GP_TILE_SWIZZLE, GP_TILE_SWIZZLE, GP_TILE_SWIZZLE,
                                             GP_TILE_SWIZZLE, GP_TILE_SWIZZLE};
-const int g_default_tune[5] = {0, 0, 0, 0, 0};
+const int g_default_tune[5] = {
+    GP_CUDA_TUNE_COLMAJOR,                    /* 1 B: 8x8 micro-blocks of 16x16, 64 threads */
+    GP_CUDA_TUNE_COLMAJOR | GP_CUDA_TUNE_ALT, /* 2 B: 8x8 of 8x8, 64 threads */
+    GP_CUDA_TUNE_COLMAJOR,                    /* 4 B: 16x16 of 4x4, 128 threads */
+    GP_CUDA_TUNE_COLMAJOR,                    /* 8 B: 32x32 of 2x2, 256 threads */
+    GP_CUDA_TUNE_COLMAJOR | GP_CUDA_TUNE_ALT, /* 16 B: 32x32, 128 threads */
+};
 
 int es_index(size_t es)
 {
@@ -275,7 +289,7 @@ unsigned grid_for(size_t n)
 }
 
 template <int ES, int M, int NT, int L, bool S>
-int launch_vec(const void *s, void *d, size_t rows, size_t cols, cudaStream_t st)
+int launch_vec(const void *s, void *d, size_t rows, size_t cols, int colmajor, cudaStream_t st)
 {
     constexpr size_t T = (size_t)M * (16 / ES);
     constexpr size_t smem = sizeof(uint4) * ((size_t)M * (16 / ES) * M + (L == L_PAD ? M : 0));
@@ -291,25 +305,27 @@ int launch_vec(const void *s, void *d, size_t rows, size_t cols, cudaStream_t st
     }
     const size_t ntr = (rows + T - 1) / T, ntc = (cols + T - 1) / T, nt = ntr * ntc;
     k_vec<ES, M, NT, L, S><<<grid_for(nt), NT, smem, st>>>(
-        static_cast<const uint4 *>(s), static_cast<uint4 *>(d), rows, cols, ntc, nt);
+        static_cast<const uint4 *>(s), static_cast<uint4 *>(d), rows, cols, ntr, ntc, nt,
+        colmajor);
     return launched();
 }
 
 /* (M, NT) per element size: config A (tune 0) and B (GP_CUDA_TUNE_ALT). */
 template <int ES, int L, bool S>
-int launch_vec_cfg(const void *s, void *d, size_t rows, size_t cols, bool alt, cudaStream_t st)
+int launch_vec_cfg(const void *s, void *d, size_t rows, size_t cols, bool alt, int cm,
+                   cudaStream_t st)
 {
     switch (ES) {
-    case 16: return alt ? launch_vec<16, 32, 128, L, S>(s, d, rows, cols, st)
-                        : launch_vec<16, 32, 256, L, S>(s, d, rows, cols, st);
-    case 8: return alt ? launch_vec<8, 16, 128, L, S>(s, d, rows, cols, st)
-                       : launch_vec<8, 32, 256, L, S>(s, d, rows, cols, st);
-    case 4: return alt ? launch_vec<4, 16, 256, L, S>(s, d, rows, cols, st)
-                       : launch_vec<4, 16, 128, L, S>(s, d, rows, cols, st);
-    case 2: return alt ? launch_vec<2, 8, 64, L, S>(s, d, rows, cols, st)
-                       : launch_vec<2, 16, 256, L, S>(s, d, rows, cols, st);
-    default: return alt ? launch_vec<1, 16, 256, L, S>(s, d, rows, cols, st)
-                        : launch_vec<1, 8, 64, L, S>(s, d, rows, cols, st);
+    case 16: return alt ? launch_vec<16, 32, 128, L, S>(s, d, rows, cols, cm, st)
+                        : launch_vec<16, 32, 256, L, S>(s, d, rows, cols, cm, st);
+    case 8: return alt ? launch_vec<8, 16, 128, L, S>(s, d, rows, cols, cm, st)
+                       : launch_vec<8, 32, 256, L, S>(s, d, rows, cols, cm, st);
+    case 4: return alt ? launch_vec<4, 16, 256, L, S>(s, d, rows, cols, cm, st)
+                       : launch_vec<4, 16, 128, L, S>(s, d, rows, cols, cm, st);
+    case 2: return alt ? launch_vec<2, 8, 64, L, S>(s, d, rows, cols, cm, st)
+                       : launch_vec<2, 16, 256, L, S>(s, d, rows, cols, cm, st);
+    default: return alt ? launch_vec<1, 16, 256, L, S>(s, d, rows, cols, cm, st)
+                        : launch_vec<1, 8, 64, L, S>(s, d, rows, cols, cm, st);
     }
 }
 
@@ -319,16 +335,17 @@ int launch_vec_es(const void *s, void *d, size_t rows, size_t cols, gp_tile_layo
 {
     const bool alt = (tune & GP_CUDA_TUNE_ALT) != 0;
     const bool str = (tune & GP_CUDA_TUNE_STREAM) != 0;
+    const int cm = (tune & GP_CUDA_TUNE_COLMAJOR) != 0;
     switch (layout) {
     case GP_TILE_PAD:
-        return str ? launch_vec_cfg<ES, L_PAD, true>(s, d, rows, cols, alt, st)
-                   : launch_vec_cfg<ES, L_PAD, false>(s, d, rows, cols, alt, st);
+        return str ? launch_vec_cfg<ES, L_PAD, true>(s, d, rows, cols, alt, cm, st)
+                   : launch_vec_cfg<ES, L_PAD, false>(s, d, rows, cols, alt, cm, st);
     case GP_TILE_SWIZZLE:
-        return str ? launch_vec_cfg<ES, L_SWZ, true>(s, d, rows, cols, alt, st)
-                   : launch_vec_cfg<ES, L_SWZ, false>(s, d, rows, cols, alt, st);
+        return str ? launch_vec_cfg<ES, L_SWZ, true>(s, d, rows, cols, alt, cm, st)
+                   : launch_vec_cfg<ES, L_SWZ, false>(s, d, rows, cols, alt, cm, st);
     default:
-        return str ? launch_vec_cfg<ES, L_NONE, true>(s, d, rows, cols, alt, st)
-                   : launch_vec_cfg<ES, L_NONE, false>(s, d, rows, cols, alt, st);
+        return str ? launch_vec_cfg<ES, L_NONE, true>(s, d, rows, cols, alt, cm, st)
+                   : launch_vec_cfg<ES, L_NONE, false>(s, d, rows, cols, alt, cm, st);
     }
 }
 
@@ -437,13 +454,14 @@ extern "C" int gp_cuda_transpose_dev_tuned(const void *d_src, void *d_dst, size_
         if (ei >= 0) tune = g_default_tune[ei];
     }
     const size_t u = unit_for(d_src, d_dst, esize);
+    const bool al16 = (((uintptr_t)d_src | (uintptr_t)d_dst) & 15) == 0;
     if (layout == GP_TILE_NAIVE) {
         return by_unit(u, [&](auto *tag) {
             return launch_naive<typename std::remove_pointer<decltype(tag)>::type>(
                 d_src, d_dst, rows, cols, esize, stream);
         });
     }
-    if (ei >= 0 && u == 16 && rows % (16 / esize) == 0 && cols % (16 / esize) == 0) {
+    if (ei >= 0 && al16 && rows % (16 / esize) == 0 && cols % (16 / esize) == 0) {
         switch (esize) {
         case 1: return launch_vec_es<1>(d_src, d_dst, rows, cols, layout, tune, stream);
         case 2: return launch_vec_es<2>(d_src, d_dst, rows, cols, layout, tune, stream);
