@@ -1,5 +1,6 @@
 /* io/h5.c — parallel HDF5 for the pipeline (see h5.h): every call here that HDF5 defines as
  * collective is made by all ranks, with zero-size selections on ranks that have nothing to move. */
+#define _GNU_SOURCE 1
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <xxhash.h>
 #include "io/h5.h"
 
 /* ---- errors ---------------------------------------------------------------- */
@@ -324,6 +326,37 @@ gp_status gp_h5_read_rows(gp_h5_in *in, size_t row0, size_t nrows, void *buf, gp
     return gp_h5_read_block(in, row0, nrows, 0, in->cols, buf, e);
 }
 
+gp_status gp_h5_input_signature(MPI_Comm comm, gp_h5_in *in, char *buf, size_t n, gp_error *e)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    size_t sr = in->rows < 8 ? in->rows : 8, sc = in->cols < 512 ? in->cols : 512;
+    unsigned char *sample = malloc(sr * sc * in->esize + 1);
+    if (!sample) return gp__fail(e, GP_ENOMEM, "out of memory (input signature)");
+    unsigned long long h = 0;
+    for (int part = 0; part < 2; part++) {   /* the first and the last rows, read collectively */
+        size_t r0 = part ? in->rows - sr : 0;
+        if (gp_h5_read_block(in, r0, rank == 0 ? sr : 0, 0, sc, sample, e)) break;
+        if (rank == 0) h = XXH64(sample, sr * sc * in->esize, h);
+    }
+    free(sample);
+    if (rank == 0 && !e->code) {
+        struct stat st;
+        char td[256];
+        gp_h5_type_desc(in->type, td, sizeof td);
+        if (stat(in->path, &st) != 0) {
+            gp__fail(e, GP_EIO, "%s: cannot stat: %s", in->path, strerror(errno));
+        } else {
+            snprintf(buf, n, "size=%lld mtime=%lld.%09ld dataset=%s shape=%zux%zu type=%s sample=%016llx",
+                     (long long)st.st_size, (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec, in->dset_path,
+                     in->rows, in->cols, td, h);
+        }
+    }
+    gp_status s = gp__agree(comm, e);
+    if (!s) MPI_Bcast(buf, (int)n, MPI_CHAR, 0, comm);
+    return s;
+}
+
 /* ---- output ------------------------------------------------------------------ */
 gp_status gp_h5_check_output(MPI_Comm comm, const char *input, const char *output, int force,
                              gp_error *e)
@@ -353,6 +386,115 @@ gp_status gp_h5_check_output(MPI_Comm comm, const char *input, const char *outpu
     return gp__agree(comm, e);
 }
 
+/* fallocate the first `size` bytes of a file; file systems without fallocate are left alone. */
+static void reserve_space(const char *path, off_t size, const char *output, gp_error *e)
+{
+    int fd = open(path, O_WRONLY);
+    if (fd < 0) {
+        gp__fail(e, GP_EIO, "%s: cannot open %s: %s", output, path, strerror(errno));
+        return;
+    }
+    if (size > 0 && fallocate(fd, 0, 0, size) != 0 && errno != EOPNOTSUPP && errno != ENOSYS) {
+        char hb[32];
+        gp__fail(e, GP_EIO, "%s: cannot reserve %s for the output: %s", output,
+                 gp__human_bytes((double)size, hb, sizeof hb), strerror(errno));
+    }
+    close(fd);
+}
+
+void gp_h5_tmp_path(const char *output, char *buf, size_t n)
+{
+    char dir[PATH_MAX], base[PATH_MAX];
+    gp__path_dir(output, dir, sizeof dir);
+    gp__path_base(output, base, sizeof base);
+    snprintf(buf, n, "%s/.%s.gpipe-tmp", dir, base);
+}
+
+gp_status gp_h5_open_partial(MPI_Comm comm, const char *output, const char *dset_path, gp_h5_out *out,
+                             gp_error *e)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    memset(out, 0, sizeof *out);
+    out->file = out->dset = H5I_INVALID_HID;
+    snprintf(out->final_path, sizeof out->final_path, "%s", output);
+    snprintf(out->dset_path, sizeof out->dset_path, "%s%s", dset_path[0] == '/' ? "" : "/", dset_path);
+    gp_h5_tmp_path(output, out->tmp_path, sizeof out->tmp_path);
+    if (rank == 0 && access(out->tmp_path, F_OK) != 0)
+        gp__fail(e, GP_EIO, "%s: nothing to resume: no partial output %s from an interrupted run", output,
+                 out->tmp_path);
+    gp_status st = gp__agree(comm, e);
+    if (st) {
+        out->tmp_path[0] = 0;   /* not ours to remove */
+        return st;
+    }
+    char why[300];
+    hid_t fapl = mpio_fapl(comm);
+    out->file = H5Fopen(out->tmp_path, H5F_ACC_RDWR, fapl);
+    if (out->file < 0)
+        gp__fail(e, GP_EIO, "%s: cannot open the partial output %s%s", output, out->tmp_path, h5why(why, sizeof why));
+    H5Pclose(fapl);
+    if (out->file >= 0) {
+        out->dset = H5Dopen2(out->file, out->dset_path, H5P_DEFAULT);
+        if (out->dset < 0)
+            gp__fail(e, GP_EFORMAT, "%s: the partial output %s has no dataset %s%s", output, out->tmp_path,
+                     out->dset_path, h5why(why, sizeof why));
+    }
+    out->keep_on_failure = 1;
+    return gp__agree(comm, e);
+}
+
+#define GP_JOURNAL_BYTES 512
+
+gp_status gp_h5_journal_write(gp_h5_out *out, const char *key, const char *value, gp_error *e)
+{
+    char why[300] = "", buf[GP_JOURNAL_BYTES] = {0};
+    snprintf(buf, sizeof buf, "%s", value);
+    if (H5Fflush(out->file, H5F_SCOPE_GLOBAL) < 0) {
+        h5why(why, sizeof why);
+        return gp__fail(e, GP_EIO, "%s: flushing to disk failed%s", out->tmp_path, why);
+    }
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, GP_JOURNAL_BYTES);
+    hid_t a;
+    if (H5Aexists(out->file, key) > 0) {
+        a = H5Aopen(out->file, key, H5P_DEFAULT);
+    } else {
+        hid_t sp = H5Screate(H5S_SCALAR);
+        a = H5Acreate2(out->file, key, t, sp, H5P_DEFAULT, H5P_DEFAULT);
+        H5Sclose(sp);
+    }
+    herr_t rc = a >= 0 ? H5Awrite(a, t, buf) : -1;
+    if (rc >= 0) rc = H5Aclose(a) < 0 ? -1 : 0;
+    else if (a >= 0) H5Aclose(a);
+    if (rc >= 0) rc = H5Fflush(out->file, H5F_SCOPE_GLOBAL);
+    if (rc < 0) h5why(why, sizeof why);
+    H5Tclose(t);
+    if (rc < 0) return gp__fail(e, GP_EIO, "%s: writing the journal failed%s", out->tmp_path, why);
+    return GP_OK;
+}
+
+gp_status gp_h5_journal_read(gp_h5_out *out, const char *key, char *buf, size_t n, gp_error *e)
+{
+    char tmp[GP_JOURNAL_BYTES] = {0};
+    if (H5Aexists(out->file, key) <= 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return gp__fail(e, GP_EFORMAT, "%s: not a gpipe partial output (no journal entry %s)", out->tmp_path, key);
+    }
+    hid_t a = H5Aopen(out->file, key, H5P_DEFAULT);
+    hid_t t = H5Tcopy(H5T_C_S1);
+    H5Tset_size(t, GP_JOURNAL_BYTES);
+    herr_t rc = a >= 0 ? H5Aread(a, t, tmp) : -1;
+    if (a >= 0) H5Aclose(a);
+    H5Tclose(t);
+    if (rc < 0) {
+        char why[300];
+        return gp__fail(e, GP_EFORMAT, "%s: unreadable journal entry %s%s", out->tmp_path, key, h5why(why, sizeof why));
+    }
+    snprintf(buf, n, "%s", tmp);
+    return GP_OK;
+}
+
 gp_status gp_h5_create_output(MPI_Comm comm, const char *output, const char *dset_path, hid_t type,
                               size_t rows, size_t cols, size_t chunk_r, size_t chunk_c,
                               gp_h5_out *out, gp_error *e)
@@ -363,13 +505,7 @@ gp_status gp_h5_create_output(MPI_Comm comm, const char *output, const char *dse
     out->file = out->dset = H5I_INVALID_HID;
     snprintf(out->final_path, sizeof out->final_path, "%s", output);
     snprintf(out->dset_path, sizeof out->dset_path, "%s%s", dset_path[0] == '/' ? "" : "/", dset_path);
-    if (rank == 0) {
-        char dir[PATH_MAX], base[PATH_MAX];
-        gp__path_dir(output, dir, sizeof dir);
-        gp__path_base(output, base, sizeof base);
-        snprintf(out->tmp_path, sizeof out->tmp_path, "%s/.%s.gpipe-tmp.%ld", dir, base, (long)getpid());
-    }
-    MPI_Bcast(out->tmp_path, (int)sizeof out->tmp_path, MPI_CHAR, 0, comm);
+    gp_h5_tmp_path(output, out->tmp_path, sizeof out->tmp_path);
 
     char why[300];
     hid_t fapl = mpio_fapl(comm);
@@ -397,6 +533,12 @@ gp_status gp_h5_create_output(MPI_Comm comm, const char *output, const char *dse
     H5Pclose(lcpl);
     H5Pclose(dcpl);
     H5Sclose(space);
+    if ((st = gp__agree(comm, e))) return st;
+    /* Reserve the file's blocks now: some MPI-IO layers lose writes on a full file system
+     * without an error (seen with Open MPI's OMPIO on tmpfs), so a full disk must fail here. */
+    hsize_t size = 0;
+    H5Fget_filesize(out->file, &size);
+    if (rank == 0) reserve_space(out->tmp_path, (off_t)size, output, e);
     return gp__agree(comm, e);
 }
 
@@ -476,7 +618,7 @@ gp_status gp_h5_finish_output(MPI_Comm comm, gp_h5_out *out, gp_error *e)
     gp_status st = gp__agree(comm, e);
     if (rank == 0 && out->tmp_path[0]) {
         if (st) {
-            unlink(out->tmp_path);
+            if (!out->keep_on_failure) unlink(out->tmp_path);
         } else if (sync_file(out->tmp_path), rename(out->tmp_path, out->final_path) != 0) {
             gp__fail(e, GP_EIO, "%s: cannot rename %s into place: %s", out->final_path, out->tmp_path,
                      strerror(errno));

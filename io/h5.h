@@ -19,7 +19,19 @@ typedef struct gp_h5_out {
     char final_path[PATH_MAX];
     char tmp_path[PATH_MAX];
     char dset_path[1024];
+    int keep_on_failure;           /* a failed run leaves the temporary file for --resume */
 } gp_h5_out;
+
+/* The temporary name of an output: <dir>/.<base>.gpipe-tmp (stable, so --resume finds it). */
+void gp_h5_tmp_path(const char *output, char *buf, size_t n);
+/* Collective: open the temporary file of an interrupted run (--resume) and its dataset. */
+gp_status gp_h5_open_partial(MPI_Comm comm, const char *output, const char *dset_path, gp_h5_out *out,
+                             gp_error *e);
+/* Collective: the journal, string attributes on the output file's root group (at most 511 bytes).
+ * journal_write flushes the file first, so the data it describes is on disk before it is. */
+gp_status gp_h5_journal_write(gp_h5_out *out, const char *key, const char *value, gp_error *e);
+/* Reads a journal entry; GP_EFORMAT with a message when it is missing. */
+gp_status gp_h5_journal_read(gp_h5_out *out, const char *key, char *buf, size_t n, gp_error *e);
 
 /* Collective. dataset NULL: the only 2-D dataset in the file. */
 gp_status gp_h5_open_input(MPI_Comm comm, const char *path, const char *dataset, gp_h5_in *in,
@@ -30,6 +42,10 @@ gp_status gp_h5_read_rows(gp_h5_in *in, size_t row0, size_t nrows, void *buf, gp
 /* Collective: the block rows [row0, +nrows) x columns [col0, +ncols) into buf (nrows x ncols). */
 gp_status gp_h5_read_block(gp_h5_in *in, size_t row0, size_t nrows, size_t col0, size_t ncols, void *buf,
                            gp_error *e);
+
+/* Collective: a signature of the input that changes when its data may have changed: file size
+ * and mtime, dataset path, shape and type, and a hash of sampled rows (first and last). */
+gp_status gp_h5_input_signature(MPI_Comm comm, gp_h5_in *in, char *buf, size_t n, gp_error *e);
 
 /* Rank 0 checks the destination (directory exists and is writable, not the input, exists only
  * with force); result agreed collectively. */

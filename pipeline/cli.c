@@ -50,6 +50,9 @@ static const char *usage_transpose =
     "      --progress, --no-progress  progress lines on stderr every few seconds (default on;\n"
     "                             one updating line on a terminal, plain lines in batch logs)\n"
     "      --json FILE            append a JSON-lines summary with per-stage times (- = stdout)\n"
+    "      --resume               finish an interrupted run (killed, timed out, signalled) from its\n"
+    "                             partial output .OUT.gpipe-tmp; any rank count; the input must be\n"
+    "                             unchanged (size, mtime, shape, type, sampled rows are checked)\n"
     "  -q, --quiet                no summary or progress on stderr\n"
     "  -h, --help                 this help\n"
     "\n"
@@ -126,6 +129,7 @@ static int cmd_transpose(cli_ctx c, int argc, char **argv, MPI_Comm comm)
         {"panel-rows", required_argument, 0, 'k'}, {"json", required_argument, 0, 'j'},
         {"strategy", required_argument, 0, 'S'}, {"chunk", required_argument, 0, 'c'},
         {"progress", no_argument, 0, 'P'}, {"no-progress", no_argument, 0, 'N'},
+        {"resume", no_argument, 0, 'R'},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     gp_transpose_opts o = {0};
     o.device = "auto";
@@ -141,6 +145,7 @@ static int cmd_transpose(cli_ctx c, int argc, char **argv, MPI_Comm comm)
         case 'f': o.force = 1; break;
         case 'q': o.quiet = 1; o.progress = 0; break;
         case 'P': o.progress = 1; break;
+        case 'R': o.resume = 1; break;
         case 'N': o.progress = 0; break;
         case 'j': o.json = optarg; break;
         case 'S':

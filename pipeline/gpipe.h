@@ -34,6 +34,7 @@ typedef struct gp_transpose_opts {
     gp_strategy strategy;
     size_t chunk_rows, chunk_cols; /* output chunk shape, 0: contiguous */
     int progress;               /* 1: progress lines on stderr every few seconds (rank 0) */
+    int resume;                 /* continue the interrupted run whose partial output exists */
     int quiet;                  /* no summary on stderr */
     const char *json;           /* JSON-lines summary to this file ("-" = stdout), or NULL */
 } gp_transpose_opts;

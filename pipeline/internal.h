@@ -28,12 +28,17 @@ typedef struct gp_plan {
     size_t panel_rows;          /* k: rows per rank per panel (direct: rows of A per panel) */
     size_t npanels;             /* every rank steps through all of them (lockstep) */
     gp_strategy strategy;
+    size_t first_row;           /* rows of A before this are already done (--resume) */
 } gp_plan;
 /* Bytes one rank needs for panels of k rows: read, send and receive buffers, each twice
  * (double-buffered so that reading, transposing, exchanging and writing overlap). */
 size_t gp__plan_bytes(gp_strategy st, size_t cols, size_t esize, int nranks, size_t k);
 gp_status gp__plan_make(gp_plan *p, gp_strategy st, size_t rows, size_t cols, size_t esize, int nranks,
                         int rank, size_t mem, size_t panel_rows, gp_error *e);
+/* Restrict the plan to rows [first_row, rows) of A (bands restart at first_row). */
+void gp__plan_skip_rows(gp_plan *p, size_t first_row);
+/* The rows of A completely handled once panel s is written: [0, end). */
+size_t gp__plan_rows_done(const gp_plan *p, size_t s);
 void gp__plan_free(gp_plan *p);
 /* Rows (global indices of A) of rank r in panel (band) s: [(s P + r) k, +k) clipped to A;
  * count 0 when r has none. */
@@ -61,6 +66,9 @@ typedef struct gp_exchange {
 gp_status gp__exchange_post(MPI_Comm comm, const gp_plan *p, size_t s, const void *send, void *recv,
                             gp_exchange *x, gp_error *e);
 gp_status gp__exchange_wait(gp_exchange *x, gp_error *e);
+
+/* ---- fault injection (fault.c): GPIPE_FAULT=STAGE:PANEL[:RANK[:kill]] ------------ */
+gp_status gp__fault(const char *stage, size_t panel, int rank, gp_error *e);
 
 /* ---- signals (signals.c) ------------------------------------------------------- */
 void gp__signals_install(void);   /* SIGTERM, SIGINT, SIGUSR1 -> stop at a panel boundary */

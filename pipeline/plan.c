@@ -37,6 +37,7 @@ gp_status gp__plan_make(gp_plan *p, gp_strategy st, size_t rows, size_t cols, si
                         int rank, size_t mem, size_t panel_rows, gp_error *e)
 {
     p->strategy = st;
+    p->first_row = 0;
     p->rows = rows; p->cols = cols; p->esize = esize; p->nranks = nranks; p->rank = rank;
     p->col_blocks = calloc((size_t)nranks, sizeof *p->col_blocks);
     if (!p->col_blocks) return gp__fail(e, GP_ENOMEM, "out of memory (plan)");
@@ -86,10 +87,28 @@ void gp__plan_free(gp_plan *p)
     p->col_blocks = NULL;
 }
 
+static size_t band_rows(const gp_plan *p)
+{
+    return p->strategy == GP_STRATEGY_DIRECT ? p->panel_rows : p->panel_rows * (size_t)p->nranks;
+}
+
+void gp__plan_skip_rows(gp_plan *p, size_t first_row)
+{
+    p->first_row = first_row < p->rows ? first_row : p->rows;
+    size_t left = p->rows - p->first_row, band = band_rows(p);
+    p->npanels = left ? (left + band - 1) / band : 0;
+}
+
+size_t gp__plan_rows_done(const gp_plan *p, size_t s)
+{
+    size_t end = p->first_row + (s + 1) * band_rows(p);
+    return end < p->rows ? end : p->rows;
+}
+
 void gp__plan_read_block(const gp_plan *p, int r, size_t s, gp_range *rows, gp_range *cols)
 {
     if (p->strategy == GP_STRATEGY_DIRECT) {
-        size_t off = s * p->panel_rows;
+        size_t off = p->first_row + s * p->panel_rows;
         rows->start = off < p->rows ? off : p->rows;
         rows->count = off < p->rows ? (p->rows - off < p->panel_rows ? p->rows - off : p->panel_rows) : 0;
         *cols = p->col_blocks[r];
@@ -125,7 +144,7 @@ int gp__plan_write_strips(const gp_plan *p, size_t s, size_t *col0, size_t *ncol
 
 gp_range gp__plan_panel(const gp_plan *p, int r, size_t s)
 {
-    size_t k = p->panel_rows, start = (s * (size_t)p->nranks + (size_t)r) * k;
+    size_t k = p->panel_rows, start = p->first_row + (s * (size_t)p->nranks + (size_t)r) * k;
     gp_range out = {start < p->rows ? start : p->rows, 0};
     if (start < p->rows) out.count = p->rows - start < k ? p->rows - start : k;
     return out;

@@ -105,7 +105,7 @@ size_t gp__rpanel_rows(size_t cols, size_t esize, size_t per_row_extra, int nbuf
     } else {
         if (mem <= fixed) return 0;
         k = (mem - fixed) / (row ? row : 1);
-        size_t cap = ((size_t)256 << 20) / (cols * esize ? cols * esize : 1);  /* <= 256 MiB panels */
+        size_t cap = ((size_t)256 << 20) / ((cols * esize) != 0 ? cols * esize : 1);  /* <= 256 MiB panels */
         if (k > cap) k = cap;
         if (k == 0) return 0;
     }
@@ -408,7 +408,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     if ((st = gp__agree(comm, err))) goto done;
     npanels = maxrows ? (maxrows + k - 1) / k : 0;
     size_t nacc = x.axis == GP_AXIS_ROWS ? k : ntarget;
-    for (int i = 0; i < 2; i++) buf[i] = malloc(k * C * es ? k * C * es : 64);
+    for (int i = 0; i < 2; i++) buf[i] = malloc((k * C * es) != 0 ? k * C * es : 64);
     if (is_sum) acc = calloc(nacc ? nacc * x.w : 1, 8);
     else {
         key = malloc((nacc ? nacc : 1) * 8);

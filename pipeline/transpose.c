@@ -172,11 +172,41 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     }
     if ((st = gp__agree(comm, err))) goto done;
 
+    /* The output: a new temporary file with its journal, or the partial one of an interrupted
+     * run (--resume), checked against the input's signature. */
     const char *odset = o->output_dataset ? o->output_dataset : in.dset_path;
-    st = gp_h5_create_output(comm, output, odset, in.type, in.cols, in.rows, o->chunk_rows, o->chunk_cols, &out, err);
-    have_out = 1;
-    if (st) goto done;
-    {
+    char sig[512] = "", jsig[512] = "", jrows[64] = "0";
+    size_t rows_done = 0;
+    if ((st = gp_h5_input_signature(comm, &in, sig, sizeof sig, err))) goto done;
+    if (o->resume) {
+        st = gp_h5_open_partial(comm, output, odset, &out, err);
+        have_out = 1;
+        if (st) goto done;
+        if (!gp_h5_journal_read(&out, "gpipe_input_signature", jsig, sizeof jsig, err) &&
+            !gp_h5_journal_read(&out, "gpipe_rows_done", jrows, sizeof jrows, err)) {
+            hid_t sp = H5Dget_space(out.dset), ot = H5Dget_type(out.dset);
+            hsize_t dims[2] = {0, 0};
+            int nd = H5Sget_simple_extent_ndims(sp);
+            if (nd == 2) H5Sget_simple_extent_dims(sp, dims, NULL);
+            rows_done = strtoull(jrows, NULL, 10);
+            if (strcmp(sig, jsig))
+                gp__fail(err, GP_EINVAL, "%s: cannot resume: the input changed since the interrupted run "
+                         "(was: %s; now: %s); run without --resume to start over", o->input, jsig, sig);
+            else if (nd != 2 || dims[0] != in.cols || dims[1] != in.rows || H5Tequal(ot, in.type) <= 0)
+                gp__fail(err, GP_EFORMAT, "%s: cannot resume: %s in %s does not match the input", output,
+                         out.dset_path, out.tmp_path);
+            else if (rows_done > in.rows)
+                gp__fail(err, GP_EFORMAT, "%s: cannot resume: journal says %zu rows done of %zu", output,
+                         rows_done, in.rows);
+            H5Tclose(ot);
+            H5Sclose(sp);
+        }
+        if ((st = gp__agree(comm, err))) goto done;
+    } else {
+        st = gp_h5_create_output(comm, output, odset, in.type, in.cols, in.rows, o->chunk_rows, o->chunk_cols,
+                                 &out, err);
+        have_out = 1;
+        if (st) goto done;
         char src[PATH_MAX + 1100];
         snprintf(src, sizeof src, "%s:%s", o->input, in.dset_path);
         gp_h5_set_attr(&out, "gpipe_version", GP_VERSION, err);
@@ -185,7 +215,13 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
         const char *job = getenv("SLURM_JOB_ID");
         if (job) gp_h5_set_attr(&out, "slurm_job_id", job, err);
         if ((st = gp__agree(comm, err))) goto done;
+        gp_h5_journal_write(&out, "gpipe_input_signature", sig, err);
+        gp_h5_journal_write(&out, "gpipe_rows_done", "0", err);
+        if ((st = gp__agree(comm, err))) goto done;
     }
+    gp__plan_skip_rows(&plan, rows_done);
+    const char *jenv = getenv("GPIPE_JOURNAL_SECONDS");
+    double journal_every = jenv ? atof(jenv) : 5.0, journal_last = gp__now();
     tstage[ST_SETUP] = gp__now() - t0;
 
     /* Software pipeline over panels, two buffers of each kind. Iteration i:
@@ -203,6 +239,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
         gp__plan_read_block(&plan, rank, 0, &rr, &rc);
         t = gp__now();
         gp_h5_read_block(&in, rr.start, rr.count, rc.start, rc.count, rbuf[0], err);
+        gp__fault("read", 0, rank, err);
         tstage[ST_READ] += gp__now() - t;
         if ((st = gp__agree(comm, err))) goto done;
     }
@@ -224,19 +261,35 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
         if (!direct && i >= 1 && i <= n) {
             t = gp__now();
             gp__exchange_post(comm, &plan, i - 1, sbuf[(i - 1) % 2], xbuf[(i - 1) % 2], &xch[(i - 1) % 2], err);
+            gp__fault("exchange", i - 1, rank, err);
             tstage[ST_EXCHANGE] += gp__now() - t;
         }
         if (i >= lag) {
             int nb = gp__plan_write_strips(&plan, i - lag, col0, ncols);
             t = gp__now();
             gp_h5_write_blocks(&out, in.type, plan.col_blocks[rank].start, w_me, nb, col0, ncols, xbuf[(i - lag) % 2], err);
+            gp__fault("write", i - lag, rank, err);
             tstage[ST_WRITE] += gp__now() - t;
             progress_step(&prog, i - lag + 1);
+            /* Journal: every few seconds (rank 0's clock decides for all), once every rank's
+             * write of this band succeeded, record the rows of A that are done. */
+            int due = gp__now() - journal_last >= journal_every && i - lag + 1 < n;
+            MPI_Bcast(&due, 1, MPI_INT, 0, comm);
+            if (due) {
+                if ((st = gp__agree(comm, err))) goto done;
+                char v[32];
+                snprintf(v, sizeof v, "%zu", gp__plan_rows_done(&plan, i - lag));
+                t = gp__now();
+                if (!gp_h5_journal_write(&out, "gpipe_rows_done", v, err)) out.keep_on_failure = 1;
+                tstage[ST_WRITE] += gp__now() - t;
+                journal_last = gp__now();
+            }
         }
         if (i + 1 < n) {
             gp__plan_read_block(&plan, rank, i + 1, &rr, &rc);
             t = gp__now();
             gp_h5_read_block(&in, rr.start, rr.count, rc.start, rc.count, rbuf[(i + 1) % 2], err);
+            gp__fault("read", i + 1, rank, err);
             tstage[ST_READ] += gp__now() - t;
         }
         if (i < n) {
@@ -246,10 +299,11 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
             tstage[ST_KERNEL] += job.seconds;
             if (job.rc)
                 gp__fail(err, job.rc, "%s: transpose of panel %zu on %s failed: %s", o->input, i, be->desc, job.msg);
+            gp__fault("kernel", i, rank, err);
         }
         if (gp__signal_pending() && i + 1 < n + lag)
-            gp__fail(err, GP_EINTR, "interrupted by signal %d at panel %zu/%zu; no output written (%s)",
-                     gp__signal_pending(), i < n ? i + 1 : n, n, output);
+            gp__fail(err, GP_EINTR, "%s: interrupted by signal %d at panel %zu/%zu", output,
+                     gp__signal_pending(), i < n ? i + 1 : n, n);
         if ((st = gp__agree(comm, err))) goto done;
     }
     progress_end(&prog);
@@ -260,7 +314,14 @@ done:;
     gp__exchange_wait(&xch[1], err);
     gp__worker_destroy(worker);
     double tf = gp__now();
-    if (have_out) st = gp_h5_finish_output(comm, &out, err);
+    if (have_out) {
+        st = gp_h5_finish_output(comm, &out, err);
+        if (st && out.keep_on_failure && out.tmp_path[0]) {
+            size_t len = strlen(err->msg);
+            snprintf(err->msg + len, sizeof err->msg - len, "; partial output kept in %s: rerun with --resume to finish",
+                     out.tmp_path);
+        }
+    }
     tstage[ST_FINISH] = gp__now() - tf;
     double elapsed = gp__now() - t0;
     if (!st) {

@@ -190,7 +190,7 @@ GPX int gp_xmag(int64_t *d, int nl)
 }
 
 /* Correctly rounded (to nearest, ties to even) double of neg * sum d[i] 2^(32 i + lo), digits
- * in [0, 2^32); lo >= -1074. Exact zero gives +0. Overflow gives +-Inf. */
+ * in [0, 2^32) (any lo). Exact zero gives +0. Overflow gives +-Inf. */
 GPX double gp_xround_digits(const int64_t *d, int nd, int lo, int neg)
 {
     int h = nd - 1;
@@ -210,6 +210,10 @@ GPX double gp_xround_digits(const int64_t *d, int nd, int lo, int neg)
     for (int i = h - 3; i >= 0 && !sticky; i--) sticky = d[i] != 0;
     int E = 32 * h + nb - 1 + lo;          /* exponent of the leading bit */
     int p = E >= -1022 ? 53 : E + 1075;    /* significant bits available (subnormals: fewer) */
+    if (p <= 0) {                          /* below half the smallest subnormal (only lo < -1074) */
+        int up = p == 0 && (w > 0x8000000000000000ull || sticky);
+        return gp_bitsd((up ? 1ull : 0ull) | (neg ? 0x8000000000000000ull : 0));
+    }
     int drop = 64 - p;
     uint64_t mant = w >> drop, rem = w & ((1ull << drop) - 1), half = 1ull << (drop - 1);
     if (rem > half || (rem == half && (sticky || (mant & 1)))) mant++;
@@ -234,7 +238,7 @@ GPX double gp_xvalue(const int64_t *acc, gp_xfmt f)
     if (sp[0] || (sp[1] && sp[2])) return gp_bitsd(GP_CANON_NAN);
     if (sp[1]) return gp_bitsd(0x7FF0000000000000ull);
     if (sp[2]) return gp_bitsd(0xFFF0000000000000ull);
-    int64_t d[GP_XNL_MAX];
+    int64_t d[GP_XNL_MAX] = {0};
     for (int i = 0; i < f.nl; i++) d[i] = acc[i];
     int neg = gp_xmag(d, f.nl);
     return gp_xround_digits(d, f.nl, f.lo, neg);
@@ -244,7 +248,7 @@ GPX double gp_xvalue(const int64_t *acc, gp_xfmt f)
  * (is_unsigned = 0) or uint64 (is_unsigned = 1), else -1 (overflow). */
 GPX int gp_xint(const int64_t *acc, gp_xfmt f, int is_unsigned, uint64_t *out)
 {
-    int64_t d[GP_XNL_MAX];
+    int64_t d[GP_XNL_MAX] = {0};
     for (int i = 0; i < f.nl; i++) d[i] = acc[i];
     int neg = gp_xmag(d, f.nl);
     for (int i = 2; i < f.nl; i++)
