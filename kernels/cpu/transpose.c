@@ -1,72 +1,107 @@
 /* kernels/cpu/transpose.c — cache-blocked out-of-place transpose of a dense row-major matrix.
  *
  * dst (cols x rows) = transpose of src (rows x cols), elements of esize bytes moved exactly.
+ * Figures and the versions that led here: bench/NOTES.md, "CPU transpose (issue 2)".
  *
- * Layout of the work (every path):
- *   - src is walked in horizontal bands of BAND rows; inside a band the columns are walked left to
- *     right in groups that fill one 64-byte line of src per row, so each src line is fetched once
- *     and consumed while it is still in L1 (BAND lines x 64 B = 8-16 KiB);
- *   - each group writes, for each of its columns, BAND contiguous elements of one dst row: long
- *     enough runs that whole 64-byte dst lines are written back to back, which is what lets
- *     non-temporal stores (large outputs) bypass the cache without partial-line penalties.
- *   - the micro kernels are fixed-size element copies (1, 2, 4, 8, 16 B and a few odd sizes
- *     through fixed-size memcpy, which the compiler turns into register moves), SSE2 4x4 (4 B) and
- *     2x2 (8 B) register transposes, and AVX2 8x8 (4 B) / 4x4 (8 B) ones chosen at run time
- *     with __builtin_cpu_supports("avx2"); every other size goes through a generic memcpy path.
+ * Matrix widths are often powers of two: then every src row maps to the same few L1/L2 sets, a
+ * tall block cannot stay in cache, and a kernel that reuses a src line across several column
+ * steps re-fetches it. Two layouts avoid that:
  *
- * Environment (read once):
- *   GP_CPU_NT=0|1   force non-temporal stores off/on (default: on when the output is larger than
- *                   GP_NT_THRESHOLD bytes and dst rows are 16/32-byte aligned).
- *   GP_CPU_ISA=scalar|sse2|avx2   cap the instruction set used (tests and benchmarks).
- * Single-threaded: one MPI rank is one process; parallelism comes from ranks.
+ *   Bands (4, 8 B with AVX2; 16 B with SSE2) — the kernels read whole 64-byte src lines and write
+ *   whole 64-byte dst lines (AVX2 16x16 of 4 B = four 8x8 register transposes; 8x8 of 8 B = four
+ *   4x4; 16 B elements are one register each), so no line is ever reused. src is walked in bands
+ *   of 128/esize rows (32, 16, 8), column strip by column strip (one src line per row per strip,
+ *   the next strip's lines prefetched); each strip writes 128 contiguous bytes into each of its
+ *   dst rows, with non-temporal stores when the output is >= 8 MiB and dst rows are 64-byte aligned.
+ *
+ *   Scratch blocks (every other size: fixed-size element copies for 1, 2, 3, 6, 12, 24, 32 B and
+ *   the SSE2/scalar fallbacks of 4/8 B; a memcpy per element for other sizes) — blocks of
+ *   ~2 MiB (row pieces of up to 32 KiB, long sequential reads) are copied into a scratch buffer
+ *   whose row pitch is padded by one line, then transposed out of it; the next block is copied in
+ *   slice by slice between the column strips of the current one (double buffer).
+ *
+ * Matrices up to 256 KiB are transposed in one call of the kernel (cache-resident).
+ *
+ * Environment (read once per process; for tests and benchmarks):
+ *   GP_CPU_NT=0|1                  non-temporal stores off/on (default: auto, see above)
+ *   GP_CPU_ISA=scalar|sse2         cap the instruction set (default: avx2 when the CPU has it)
+ *   GP_CPU_BAND=rows, GP_CPU_PF=strips, GP_CPU_RUN=bytes, GP_CPU_BLOCK=bytes, GP_CPU_DIRECT=bytes
+ *                                  tuning knobs of the two layouts (defaults above)
+ * Single-threaded: one MPI rank is one process (the pipeline calls it from one worker thread);
+ * it is thread-safe (scratch buffers are per thread).
  */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200112L /* posix_memalign */
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kernels/backend.h"
+#include "kernels/cpu/cpu.h"
 
-#if defined(__x86_64__) || defined(_M_X64) || defined(__i386__)
+#if defined(__x86_64__) || defined(_M_X64)
 #define GP_X86 1
 #include <immintrin.h>
 #else
 #define GP_X86 0
 #endif
 
-#if GP_X86 && defined(__GNUC__) && !defined(__AVX2__)
-#define GP_HAVE_AVX2_TARGET 1 /* compile AVX2 kernels with a target attribute, dispatch at run time */
-#define GP_AVX2_FN __attribute__((target("avx2")))
-#elif GP_X86 && defined(__AVX2__)
-#define GP_HAVE_AVX2_TARGET 1
-#define GP_AVX2_FN
+#if GP_X86 && defined(__SSE2__)
+#define GP_HAVE_SSE2 1
 #else
-#define GP_HAVE_AVX2_TARGET 0
+#define GP_HAVE_SSE2 0
 #endif
 
-/* Output size above which stores bypass the cache (the result does not fit in L2/L3 anyway). */
-#define GP_NT_THRESHOLD ((size_t)8 << 20)
-/* Rows of src per band: band lines stay in L1 while a 64-byte line of each row is consumed. */
-#define BAND 128
+#if GP_X86 && defined(__AVX2__)
+#define GP_HAVE_AVX2 1
+#define GP_AVX2_FN
+#elif GP_X86 && defined(__GNUC__)
+#define GP_HAVE_AVX2 1 /* compiled with a target attribute, chosen at run time */
+#define GP_AVX2_FN __attribute__((target("avx2")))
+#else
+#define GP_HAVE_AVX2 0
+#endif
+
+#define GP_NT_THRESHOLD ((size_t)8 << 20) /* outputs from here up bypass the cache */
+#define GP_RUN_BYTES ((size_t)32 << 10)   /* bytes per row piece of a block (long reads) */
+#define GP_BLOCK_BYTES ((size_t)2 << 20)  /* bytes per block (two in flight: L2 + part of L3) */
+#define GP_DIRECT_BYTES ((size_t)256 << 10) /* matrices up to this size skip the scratch */
 
 typedef unsigned char u8;
+
+/* A micro kernel: transpose the bi x bj tile at s (row pitch ls elements) into d (row pitch ld
+ * elements). nt: non-temporal stores allowed (d and ld*esize are 64-byte aligned). */
+typedef void (*tile_fn)(const u8 *s, size_t ls, u8 *d, size_t ld, size_t bi, size_t bj, int nt);
 
 /* ------------------------------------------------------------------------------------------ */
 /* Configuration                                                                               */
 /* ------------------------------------------------------------------------------------------ */
 enum { ISA_SCALAR = 0, ISA_SSE2 = 1, ISA_AVX2 = 2 };
 
-static int g_isa = -1; /* detected and capped ISA */
-static int g_nt = -1;  /* -1 auto, 0 off, 1 on */
-static size_t g_band = BAND; /* experiment knob: GP_CPU_BAND (multiple of 16) */
+static volatile int g_ready = 0;
+static int g_isa = ISA_SCALAR;
+static int g_nt = -1; /* -1 auto, 0 off, 1 on */
+static size_t g_pf = 1, g_band = 0;
+static size_t g_run = GP_RUN_BYTES, g_block = GP_BLOCK_BYTES, g_direct = GP_DIRECT_BYTES;
+
+static size_t env_size(const char *name, size_t def, size_t lo, size_t hi)
+{
+    const char *e = getenv(name);
+    if (!e || !*e) return def;
+    char *end;
+    unsigned long long v = strtoull(e, &end, 10);
+    return (*end || v < lo || v > hi) ? def : (size_t)v;
+}
 
 static void gp_cpu_init(void)
 {
-    if (g_isa >= 0) return;
-    int isa = ISA_SCALAR, nt = -1;
-#if GP_X86 && defined(__SSE2__)
+    if (g_ready) return;
+    int isa = ISA_SCALAR;
+#if GP_HAVE_SSE2
     isa = ISA_SSE2;
 #endif
-#if GP_HAVE_AVX2_TARGET
+#if GP_HAVE_AVX2
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2")) isa = ISA_AVX2;
 #endif
@@ -75,15 +110,17 @@ static void gp_cpu_init(void)
         int cap = isa;
         if (!strcmp(e, "scalar")) cap = ISA_SCALAR;
         else if (!strcmp(e, "sse2")) cap = ISA_SSE2;
-        else if (!strcmp(e, "avx2")) cap = ISA_AVX2;
         if (cap < isa) isa = cap;
     }
     e = getenv("GP_CPU_NT");
-    if (e && (e[0] == '0' || e[0] == '1')) nt = e[0] - '0';
-    g_nt = nt;
-    e = getenv("GP_CPU_BAND");
-    if (e && atoi(e) >= 16) g_band = (size_t)atoi(e) & ~(size_t)15;
-    g_isa = isa; /* idempotent: concurrent first calls compute the same values */
+    g_nt = (e && (e[0] == '0' || e[0] == '1') && !e[1]) ? e[0] - '0' : -1;
+    g_run = env_size("GP_CPU_RUN", GP_RUN_BYTES, 64, (size_t)1 << 20);
+    g_block = env_size("GP_CPU_BLOCK", GP_BLOCK_BYTES, 4096, (size_t)64 << 20);
+    g_pf = env_size("GP_CPU_PF", 1, 0, 64);
+    g_band = env_size("GP_CPU_BAND", 0, 0, 4096);
+    g_direct = env_size("GP_CPU_DIRECT", GP_DIRECT_BYTES, 0, (size_t)1 << 40);
+    g_isa = isa;
+    g_ready = 1; /* idempotent: concurrent first calls compute the same values */
 }
 
 const char *gp_cpu_isa_name(void)
@@ -93,80 +130,116 @@ const char *gp_cpu_isa_name(void)
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* Scalar paths: fixed-size element copies, blocked                                            */
+/* Scalar micro kernels: fixed-size element copies, dst-row order (each dst piece written      */
+/* sequentially; the scratch columns they read stay in L1 thanks to the padded pitch)           */
 /* ------------------------------------------------------------------------------------------ */
-/* Copy rows [i0,i1) x cols [j0,j1) of the element grid, dst-row order (j outer, i inner). */
-#define DEF_SCALAR_RECT(N)                                                                          \
-    static inline void rect_##N(const u8 *restrict s, u8 *restrict d, size_t rows, size_t cols,     \
-                                size_t i0, size_t i1, size_t j0, size_t j1)                        \
+#define DEF_SCALAR(N)                                                                               \
+    static void tile_##N(const u8 *s, size_t ls, u8 *d, size_t ld, size_t bi, size_t bj, int nt)   \
     {                                                                                               \
-        for (size_t j = j0; j < j1; j++) {                                                          \
-            u8 *dr = d + (j * rows) * (N);                                                          \
-            const u8 *sc = s + j * (N);                                                             \
-            for (size_t i = i0; i < i1; i++) memcpy(dr + i * (N), sc + i * cols * (N), (N));        \
-        }                                                                                           \
-    }                                                                                               \
-    static void scalar_##N(const u8 *restrict s, u8 *restrict d, size_t rows, size_t cols)         \
-    {                                                                                               \
-        /* columns per group: one 64-byte src line (at least 1 element) */                          \
-        const size_t cg = (N) >= 64 ? 1 : 64 / (N);                                                 \
-        const size_t band = (N) >= 32 ? 32 : BAND;                                                  \
-        for (size_t i0 = 0; i0 < rows; i0 += band) {                                                \
-            size_t i1 = i0 + band < rows ? i0 + band : rows;                                        \
-            for (size_t j0 = 0; j0 < cols; j0 += cg) {                                              \
-                size_t j1 = j0 + cg < cols ? j0 + cg : cols;                                        \
-                rect_##N(s, d, rows, cols, i0, i1, j0, j1);                                         \
-            }                                                                                       \
+        (void)nt;                                                                                   \
+        for (size_t j = 0; j < bj; j++) {                                                           \
+            u8 *restrict dr = d + j * ld * (N);                                                     \
+            const u8 *restrict sc = s + j * (N);                                                    \
+            for (size_t i = 0; i < bi; i++) memcpy(dr + i * (N), sc + i * ls * (N), (N));           \
         }                                                                                           \
     }
+DEF_SCALAR(1)
+DEF_SCALAR(2)
+DEF_SCALAR(3)
+DEF_SCALAR(4)
+DEF_SCALAR(6)
+DEF_SCALAR(8)
+DEF_SCALAR(12)
+DEF_SCALAR(16)
+DEF_SCALAR(24)
+DEF_SCALAR(32)
 
-DEF_SCALAR_RECT(1)
-DEF_SCALAR_RECT(2)
-DEF_SCALAR_RECT(3)
-DEF_SCALAR_RECT(4)
-DEF_SCALAR_RECT(6)
-DEF_SCALAR_RECT(8)
-DEF_SCALAR_RECT(12)
-DEF_SCALAR_RECT(16)
-DEF_SCALAR_RECT(24)
-DEF_SCALAR_RECT(32)
-
-/* Any element size: memcpy of esize bytes per element, same blocking. */
-static void scalar_generic(const u8 *restrict s, u8 *restrict d, size_t rows, size_t cols, size_t es)
+static void tile_generic_es(const u8 *s, size_t ls, u8 *d, size_t ld, size_t bi, size_t bj, size_t es)
 {
-    const size_t cg = es >= 64 ? 1 : 64 / es;
-    const size_t band = es >= 32 ? 32 : BAND;
-    const size_t sstride = cols * es;
-    for (size_t i0 = 0; i0 < rows; i0 += band) {
-        size_t i1 = i0 + band < rows ? i0 + band : rows;
-        for (size_t j0 = 0; j0 < cols; j0 += cg) {
-            size_t j1 = j0 + cg < cols ? j0 + cg : cols;
-            for (size_t j = j0; j < j1; j++) {
-                u8 *dr = d + j * rows * es;
-                const u8 *sc = s + j * es;
-                for (size_t i = i0; i < i1; i++) memcpy(dr + i * es, sc + i * sstride, es);
-            }
-        }
+    for (size_t j = 0; j < bj; j++) {
+        u8 *restrict dr = d + j * ld * es;
+        const u8 *restrict sc = s + j * es;
+        for (size_t i = 0; i < bi; i++) memcpy(dr + i * es, sc + i * ls * es, es);
     }
 }
 
 /* ------------------------------------------------------------------------------------------ */
-/* AVX2 kernels (4 and 8 bytes)                                                                */
+/* SSE2 micro kernels (x86-64 baseline)                                                        */
 /* ------------------------------------------------------------------------------------------ */
-#if GP_HAVE_AVX2_TARGET
+#if GP_HAVE_SSE2
+/* 4-byte elements, 4x4 register transposes; i inner so that the four dst rows are filled
+ * 16 bytes after 16 bytes (whole lines for the write-combining buffers). */
+#define SSE2_T4(STORE)                                                                              \
+    for (size_t j = 0; j < bj4; j += 4)                                                             \
+        for (size_t i = 0; i < bi4; i += 4) {                                                       \
+            const float *sp = s + i * ls + j;                                                       \
+            __m128 r0 = _mm_loadu_ps(sp), r1 = _mm_loadu_ps(sp + ls);                               \
+            __m128 r2 = _mm_loadu_ps(sp + 2 * ls), r3 = _mm_loadu_ps(sp + 3 * ls);                  \
+            _MM_TRANSPOSE4_PS(r0, r1, r2, r3);                                                      \
+            float *dp = d + j * ld + i;                                                             \
+            STORE(dp, r0);                                                                          \
+            STORE(dp + ld, r1);                                                                     \
+            STORE(dp + 2 * ld, r2);                                                                 \
+            STORE(dp + 3 * ld, r3);                                                                 \
+        }
 
-/* 8x8 transpose of 4-byte elements: s points at (i,j), ss/ds strides in elements. */
+static void tile4_sse2(const u8 *s8, size_t ls, u8 *d8, size_t ld, size_t bi, size_t bj, int nt)
+{
+    const float *s = (const float *)s8;
+    float *d = (float *)d8;
+    size_t bi4 = bi & ~(size_t)3, bj4 = bj & ~(size_t)3;
+    if (nt) { SSE2_T4(_mm_stream_ps) } else { SSE2_T4(_mm_storeu_ps) }
+    if (bj4 < bj) tile_4(s8 + bj4 * 4, ls, d8 + bj4 * ld * 4, ld, bi, bj - bj4, 0);
+    if (bi4 < bi) tile_4(s8 + bi4 * ls * 4, ls, d8 + bi4 * 4, ld, bi - bi4, bj4, 0);
+}
+
+#define SSE2_T8(STORE)                                                                              \
+    for (size_t j = 0; j < bj2; j += 2)                                                             \
+        for (size_t i = 0; i < bi2; i += 2) {                                                       \
+            const double *sp = s + i * ls + j;                                                      \
+            __m128d r0 = _mm_loadu_pd(sp), r1 = _mm_loadu_pd(sp + ls);                              \
+            double *dp = d + j * ld + i;                                                            \
+            STORE(dp, _mm_unpacklo_pd(r0, r1));                                                     \
+            STORE(dp + ld, _mm_unpackhi_pd(r0, r1));                                                \
+        }
+
+static void tile8_sse2(const u8 *s8, size_t ls, u8 *d8, size_t ld, size_t bi, size_t bj, int nt)
+{
+    const double *s = (const double *)s8;
+    double *d = (double *)d8;
+    size_t bi2 = bi & ~(size_t)1, bj2 = bj & ~(size_t)1;
+    if (nt) { SSE2_T8(_mm_stream_pd) } else { SSE2_T8(_mm_storeu_pd) }
+    if (bj2 < bj) tile_8(s8 + bj2 * 8, ls, d8 + bj2 * ld * 8, ld, bi, bj - bj2, 0);
+    if (bi2 < bi) tile_8(s8 + bi2 * ls * 8, ls, d8 + bi2 * 8, ld, bi - bi2, bj2, 0);
+}
+
+/* 16-byte elements: each element is one register; streaming stores when allowed. */
+static void tile16_sse2(const u8 *s, size_t ls, u8 *d, size_t ld, size_t bi, size_t bj, int nt)
+{
+    if (!nt) { tile_16(s, ls, d, ld, bi, bj, 0); return; }
+    for (size_t j = 0; j < bj; j++) {
+        __m128i *dr = (__m128i *)(d + j * ld * 16);
+        const u8 *sc = s + j * 16;
+        for (size_t i = 0; i < bi; i++)
+            _mm_stream_si128(dr + i, _mm_loadu_si128((const __m128i *)(sc + i * ls * 16)));
+    }
+}
+#endif /* GP_HAVE_SSE2 */
+
+/* ------------------------------------------------------------------------------------------ */
+/* AVX2 micro kernels                                                                          */
+/* ------------------------------------------------------------------------------------------ */
+#if GP_HAVE_AVX2
+/* 8x8 transpose of 4-byte elements at s (pitch ss); o[k] = column k. */
 GP_AVX2_FN static inline void t8x8_f32(const float *s, size_t ss, __m256 *o)
 {
-    /* rows k and k+4 share a register: lane 0 = row k, lane 1 = row k+4 */
-    __m256 r0 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(s + 0 * ss)), _mm_loadu_ps(s + 4 * ss), 1);
-    __m256 r1 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(s + 1 * ss)), _mm_loadu_ps(s + 5 * ss), 1);
-    __m256 r2 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(s + 2 * ss)), _mm_loadu_ps(s + 6 * ss), 1);
-    __m256 r3 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(s + 3 * ss)), _mm_loadu_ps(s + 7 * ss), 1);
-    __m256 r4 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(s + 0 * ss + 4)), _mm_loadu_ps(s + 4 * ss + 4), 1);
-    __m256 r5 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(s + 1 * ss + 4)), _mm_loadu_ps(s + 5 * ss + 4), 1);
-    __m256 r6 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(s + 2 * ss + 4)), _mm_loadu_ps(s + 6 * ss + 4), 1);
-    __m256 r7 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(s + 3 * ss + 4)), _mm_loadu_ps(s + 7 * ss + 4), 1);
+#define LD2(a, b) _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(a)), _mm_loadu_ps(b), 1)
+    /* lane 0 holds row k, lane 1 row k+4 */
+    __m256 r0 = LD2(s + 0 * ss, s + 4 * ss), r1 = LD2(s + 1 * ss, s + 5 * ss);
+    __m256 r2 = LD2(s + 2 * ss, s + 6 * ss), r3 = LD2(s + 3 * ss, s + 7 * ss);
+    __m256 r4 = LD2(s + 0 * ss + 4, s + 4 * ss + 4), r5 = LD2(s + 1 * ss + 4, s + 5 * ss + 4);
+    __m256 r6 = LD2(s + 2 * ss + 4, s + 6 * ss + 4), r7 = LD2(s + 3 * ss + 4, s + 7 * ss + 4);
+#undef LD2
     __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1);
     __m256 t2 = _mm256_unpacklo_ps(r2, r3), t3 = _mm256_unpackhi_ps(r2, r3);
     __m256 t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5);
@@ -184,96 +257,228 @@ GP_AVX2_FN static inline void t8x8_f32(const float *s, size_t ss, __m256 *o)
 /* 4x4 transpose of 8-byte elements. */
 GP_AVX2_FN static inline void t4x4_f64(const double *s, size_t ss, __m256d *o)
 {
-    __m256d r0 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(s + 0 * ss)), _mm_loadu_pd(s + 2 * ss), 1);
-    __m256d r1 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(s + 1 * ss)), _mm_loadu_pd(s + 3 * ss), 1);
-    __m256d r2 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(s + 0 * ss + 2)), _mm_loadu_pd(s + 2 * ss + 2), 1);
-    __m256d r3 = _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(s + 1 * ss + 2)), _mm_loadu_pd(s + 3 * ss + 2), 1);
+#define LD2(a, b) _mm256_insertf128_pd(_mm256_castpd128_pd256(_mm_loadu_pd(a)), _mm_loadu_pd(b), 1)
+    __m256d r0 = LD2(s + 0 * ss, s + 2 * ss), r1 = LD2(s + 1 * ss, s + 3 * ss);
+    __m256d r2 = LD2(s + 0 * ss + 2, s + 2 * ss + 2), r3 = LD2(s + 1 * ss + 2, s + 3 * ss + 2);
+#undef LD2
     o[0] = _mm256_unpacklo_pd(r0, r1);
     o[1] = _mm256_unpackhi_pd(r0, r1);
     o[2] = _mm256_unpacklo_pd(r2, r3);
     o[3] = _mm256_unpackhi_pd(r2, r3);
 }
 
-/* 16x16 block of 4-byte elements: 16 whole 64-byte src lines in (8 at a time, so that a power-of-two
- * row stride, which maps every row to the same L1 set, never evicts a line before it is used up),
- * 16 whole 64-byte dst lines out. */
-#define AVX2_K16(STORE)                                                                             \
-    do {                                                                                            \
-        __m256 a0[8], a1[8], b0[8], b1[8];                                                          \
-        t8x8_f32(sp, cols, a0);               /* rows 0-7,  cols 0-7  */                            \
-        t8x8_f32(sp + 8, cols, a1);           /* rows 0-7,  cols 8-15 */                            \
-        t8x8_f32(sp + 8 * cols, cols, b0);    /* rows 8-15, cols 0-7  */                            \
-        t8x8_f32(sp + 8 * cols + 8, cols, b1);/* rows 8-15, cols 8-15 */                            \
-        for (int k = 0; k < 8; k++) {                                                               \
-            STORE(dp + k * rows, a0[k]);                                                            \
-            STORE(dp + k * rows + 8, b0[k]);                                                        \
-        }                                                                                           \
-        for (int k = 0; k < 8; k++) {                                                               \
-            STORE(dp + (8 + k) * rows, a1[k]);                                                      \
-            STORE(dp + (8 + k) * rows + 8, b1[k]);                                                  \
-        }                                                                                           \
-    } while (0)
+/* 16x16 of 4-byte elements: 16 whole 64-byte src lines in, 16 whole dst lines out. */
+#define AVX2_T4(STORE)                                                                              \
+    for (size_t j = 0; j < bj16; j += 16)                                                           \
+        for (size_t i = 0; i < bi16; i += 16) {                                                     \
+            const float *sp = s + i * ls + j;                                                       \
+            float *dp = d + j * ld + i;                                                             \
+            __m256 a0[8], a1[8], b0[8], b1[8];                                                      \
+            t8x8_f32(sp, ls, a0);                                                                   \
+            t8x8_f32(sp + 8, ls, a1);                                                               \
+            t8x8_f32(sp + 8 * ls, ls, b0);                                                          \
+            t8x8_f32(sp + 8 * ls + 8, ls, b1);                                                      \
+            for (int k = 0; k < 8; k++) {                                                           \
+                STORE(dp + k * ld, a0[k]);                                                          \
+                STORE(dp + k * ld + 8, b0[k]);                                                      \
+            }                                                                                       \
+            for (int k = 0; k < 8; k++) {                                                           \
+                STORE(dp + (8 + k) * ld, a1[k]);                                                    \
+                STORE(dp + (8 + k) * ld + 8, b1[k]);                                                \
+            }                                                                                       \
+        }
 
-GP_AVX2_FN static void avx2_4(const float *restrict s, float *restrict d, size_t rows, size_t cols, int nt)
+GP_AVX2_FN static void tile4_avx2(const u8 *s8, size_t ls, u8 *d8, size_t ld, size_t bi, size_t bj, int nt)
 {
-    const size_t rfull = rows & ~(size_t)15, cfull = cols & ~(size_t)15;
-    const size_t band = g_band;
-    for (size_t i0 = 0; i0 < rfull; i0 += band) {
-        size_t i1 = rfull - i0 < band ? rfull : i0 + band;
-        for (size_t j = 0; j < cfull; j += 16)
-            for (size_t i = i0; i < i1; i += 16) {
-                const float *sp = s + i * cols + j;
-                float *dp = d + j * rows + i;
-                if (nt) AVX2_K16(_mm256_stream_ps);
-                else AVX2_K16(_mm256_storeu_ps);
-            }
-    }
-    if (nt) _mm_sfence();
-    if (cfull < cols) rect_4((const u8 *)s, (u8 *)d, rows, cols, 0, rfull, cfull, cols);
-    if (rfull < rows) rect_4((const u8 *)s, (u8 *)d, rows, cols, rfull, rows, 0, cols);
+    const float *s = (const float *)s8;
+    float *d = (float *)d8;
+    size_t bi16 = bi & ~(size_t)15, bj16 = bj & ~(size_t)15;
+    if (nt) { AVX2_T4(_mm256_stream_ps) } else { AVX2_T4(_mm256_storeu_ps) }
+    if (bj16 < bj) tile_4(s8 + bj16 * 4, ls, d8 + bj16 * ld * 4, ld, bi, bj - bj16, 0);
+    if (bi16 < bi) tile_4(s8 + bi16 * ls * 4, ls, d8 + bi16 * 4, ld, bi - bi16, bj16, 0);
 }
 
-/* 8x8 block of 8-byte elements: 8 whole src lines in (4 at a time), 8 whole dst lines out. */
-#define AVX2_K8(STORE)                                                                              \
-    do {                                                                                            \
-        __m256d a0[4], a1[4], b0[4], b1[4];                                                         \
-        t4x4_f64(sp, cols, a0);                                                                     \
-        t4x4_f64(sp + 4, cols, a1);                                                                 \
-        t4x4_f64(sp + 4 * cols, cols, b0);                                                          \
-        t4x4_f64(sp + 4 * cols + 4, cols, b1);                                                      \
-        for (int k = 0; k < 4; k++) {                                                               \
-            STORE(dp + k * rows, a0[k]);                                                            \
-            STORE(dp + k * rows + 4, b0[k]);                                                        \
-        }                                                                                           \
-        for (int k = 0; k < 4; k++) {                                                               \
-            STORE(dp + (4 + k) * rows, a1[k]);                                                      \
-            STORE(dp + (4 + k) * rows + 4, b1[k]);                                                  \
-        }                                                                                           \
-    } while (0)
+/* 8x8 of 8-byte elements: 8 whole src lines in, 8 whole dst lines out. */
+#define AVX2_T8(STORE)                                                                              \
+    for (size_t j = 0; j < bj8; j += 8)                                                             \
+        for (size_t i = 0; i < bi8; i += 8) {                                                       \
+            const double *sp = s + i * ls + j;                                                      \
+            double *dp = d + j * ld + i;                                                            \
+            __m256d a0[4], a1[4], b0[4], b1[4];                                                     \
+            t4x4_f64(sp, ls, a0);                                                                   \
+            t4x4_f64(sp + 4, ls, a1);                                                               \
+            t4x4_f64(sp + 4 * ls, ls, b0);                                                          \
+            t4x4_f64(sp + 4 * ls + 4, ls, b1);                                                      \
+            for (int k = 0; k < 4; k++) {                                                           \
+                STORE(dp + k * ld, a0[k]);                                                          \
+                STORE(dp + k * ld + 4, b0[k]);                                                      \
+            }                                                                                       \
+            for (int k = 0; k < 4; k++) {                                                           \
+                STORE(dp + (4 + k) * ld, a1[k]);                                                    \
+                STORE(dp + (4 + k) * ld + 4, b1[k]);                                                \
+            }                                                                                       \
+        }
 
-GP_AVX2_FN static void avx2_8(const double *restrict s, double *restrict d, size_t rows, size_t cols, int nt)
+GP_AVX2_FN static void tile8_avx2(const u8 *s8, size_t ls, u8 *d8, size_t ld, size_t bi, size_t bj, int nt)
 {
-    const size_t rfull = rows & ~(size_t)7, cfull = cols & ~(size_t)7;
-    const size_t band = g_band;
-    for (size_t i0 = 0; i0 < rfull; i0 += band) {
-        size_t i1 = rfull - i0 < band ? rfull : i0 + band;
-        for (size_t j = 0; j < cfull; j += 8)
-            for (size_t i = i0; i < i1; i += 8) {
-                const double *sp = s + i * cols + j;
-                double *dp = d + j * rows + i;
-                if (nt) AVX2_K8(_mm256_stream_pd);
-                else AVX2_K8(_mm256_storeu_pd);
-            }
-    }
-    if (nt) _mm_sfence();
-    if (cfull < cols) rect_8((const u8 *)s, (u8 *)d, rows, cols, 0, rfull, cfull, cols);
-    if (rfull < rows) rect_8((const u8 *)s, (u8 *)d, rows, cols, rfull, rows, 0, cols);
+    const double *s = (const double *)s8;
+    double *d = (double *)d8;
+    size_t bi8 = bi & ~(size_t)7, bj8 = bj & ~(size_t)7;
+    if (nt) { AVX2_T8(_mm256_stream_pd) } else { AVX2_T8(_mm256_storeu_pd) }
+    if (bj8 < bj) tile_8(s8 + bj8 * 8, ls, d8 + bj8 * ld * 8, ld, bi, bj - bj8, 0);
+    if (bi8 < bi) tile_8(s8 + bi8 * ls * 8, ls, d8 + bi8 * 8, ld, bi - bi8, bj8, 0);
 }
-#endif /* GP_HAVE_AVX2_TARGET */
+#endif /* GP_HAVE_AVX2 */
 
 /* ------------------------------------------------------------------------------------------ */
-/* Entry point                                                                                  */
+/* Scratch buffers (two per thread, grown on demand, kept for the life of the thread)           */
 /* ------------------------------------------------------------------------------------------ */
+static _Thread_local u8 *t_scratch;
+static _Thread_local size_t t_scratch_bytes;
+
+static u8 *scratch(size_t bytes)
+{
+    if (bytes <= t_scratch_bytes) return t_scratch;
+    void *p = NULL;
+    if (posix_memalign(&p, 64, bytes) != 0) return NULL;
+    free(t_scratch);
+    t_scratch = p;
+    t_scratch_bytes = bytes;
+    return t_scratch;
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Driver                                                                                       */
+/* ------------------------------------------------------------------------------------------ */
+static size_t round_down(size_t v, size_t m) { return v >= m ? v - v % m : v; }
+static size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
+
+static inline void call_tile(tile_fn fn, const u8 *s, size_t ls, u8 *d, size_t ld, size_t bi,
+                             size_t bj, size_t es, int nt)
+{
+    if (fn) fn(s, ls, d, ld, bi, bj, nt);
+    else tile_generic_es(s, ls, d, ld, bi, bj, es);
+}
+
+/* Copy bytes [from,to) of a block of rows (rowbytes each, src pitch sstride) into buf (pitch
+ * bytes per row), in row order: the reads are one long sequential stream per row piece. */
+static void copy_range(u8 *buf, size_t pitch, const u8 *sp, size_t sstride, size_t rowbytes,
+                       size_t from, size_t to)
+{
+    while (from < to) {
+        size_t r = from / rowbytes, o = from % rowbytes;
+        size_t n = min_sz(rowbytes - o, to - from);
+        memcpy(buf + r * pitch + o, sp + r * sstride + o, n);
+        from += n;
+    }
+}
+
+/* fn == NULL: generic element size, copied by tile_generic_es. */
+static void run_blocks(const u8 *s, u8 *d, size_t rows, size_t cols, size_t es, tile_fn fn, int nt,
+                       int fullline)
+{
+    const size_t sstride = cols * es;
+    /* strips: the kernel is called on bi x w sub-blocks, w columns = one 64-byte src line */
+    size_t w = es >= 64 ? 1 : 64 / es;
+    if (w < 16 && es <= 4) w = 16;
+
+    if (rows * cols * es <= g_direct) { /* small: cache-resident, no scratch */
+        call_tile(fn, s, cols, d, rows, rows, cols, es, nt);
+        goto done;
+    }
+
+    if (fullline) { /* bands of full rows, straight from src (see the header comment) */
+        size_t band = g_band ? g_band : 128 / es; /* 128-byte dst runs: measured best */
+        for (size_t i0 = 0; i0 < rows; i0 += band) {
+            size_t ni = min_sz(rows - i0, band);
+            const u8 *sb = s + i0 * sstride;
+            u8 *db = d + i0 * es;
+            for (size_t jj = 0; jj < cols; jj += w) {
+#if defined(__GNUC__)
+                if (g_pf && jj + g_pf * w < cols)
+                    for (size_t r = 0; r < ni; r++) __builtin_prefetch(sb + r * sstride + (jj + g_pf * w) * es, 0, 3);
+#endif
+                call_tile(fn, sb + jj * es, cols, db + jj * rows * es, rows, ni, min_sz(w, cols - jj), es, nt);
+            }
+        }
+        goto done;
+    }
+
+    /* block: bj columns (row pieces of ~g_run bytes: long sequential reads), bi rows (so that
+     * a block is ~g_block bytes and its dst pieces are whole 64-byte lines) */
+    size_t bj = g_run / es, bi;
+    if (bj < 1) bj = 1;
+    bj = round_down(bj, 16);
+    if (bj >= cols) bj = cols;
+    bi = g_block / (bj * es);
+    if (bi < 1) bi = 1;
+    size_t g = 64; /* bi * es a multiple of 64 (whole dst lines) and bi a multiple of 16 */
+    while (es % g) g >>= 1;
+    bi = round_down(bi, 64 / g > 16 ? 64 / g : 16);
+    if (bi >= rows) bi = rows;
+    /* nt needs every block's dst piece to start on a line: bi * es multiple of 64 */
+    if (nt && (bi * es) % 64 != 0 && bi != rows) nt = 0;
+
+    const size_t pitch = (bj + (64 + es - 1) / es) * es; /* one line of padding per row */
+    u8 *buf = scratch(2 * bi * pitch);
+    if (!buf) { /* no scratch: straight from src (slower, still correct) */
+        for (size_t i0 = 0; i0 < rows; i0 += bi)
+            for (size_t j0 = 0; j0 < cols; j0 += bj)
+                call_tile(fn, s + i0 * sstride + j0 * es, cols, d + (j0 * rows + i0) * es, rows,
+                          min_sz(rows - i0, bi), min_sz(cols - j0, bj), es, nt);
+        goto done;
+    }
+    u8 *cur = buf, *nxt = buf + bi * pitch;
+
+    /* Blocks in src order (i0 outer, j0 inner). While block k is transposed out of one scratch
+     * buffer, block k+1 is copied into the other, a slice after each strip: the sequential reads
+     * from memory overlap the streaming writes. */
+    size_t i0 = 0, j0 = 0;
+    {
+        size_t rb = min_sz(cols, bj) * es;
+        copy_range(cur, pitch, s, sstride, rb, 0, min_sz(rows, bi) * rb);
+    }
+    for (;;) {
+        size_t ni = min_sz(rows - i0, bi), nj = min_sz(cols - j0, bj);
+        size_t i1 = i0, j1 = j0 + bj; /* next block */
+        if (j1 >= cols) { j1 = 0; i1 = i0 + bi; }
+        const int more = i1 < rows;
+        size_t total = 0, rb1 = 0;
+        const u8 *sp1 = NULL;
+        if (more) {
+            rb1 = min_sz(cols - j1, bj) * es;
+            total = min_sz(rows - i1, bi) * rb1;
+            sp1 = s + i1 * sstride + j1 * es;
+        }
+        size_t nstrips = (nj + w - 1) / w;
+        size_t per = (total + nstrips - 1) / nstrips; /* bytes of the next block per strip */
+        per = (per + 63) & ~(size_t)63;
+        u8 *dblk = d + (j0 * rows + i0) * es;
+        size_t from = 0;
+        for (size_t jj = 0; jj < nj; jj += w) {
+#if defined(__GNUC__)
+            if (g_pf && jj + g_pf * w < nj) /* next strips' scratch lines (they may be in L3) */
+                for (size_t r = 0; r < ni; r++) __builtin_prefetch(cur + r * pitch + (jj + g_pf * w) * es, 0, 3);
+#endif
+            call_tile(fn, cur + jj * es, pitch / es, dblk + jj * rows * es, rows, ni, min_sz(w, nj - jj), es, nt);
+            if (from < total) {
+                size_t to = min_sz(from + per, total);
+                copy_range(nxt, pitch, sp1, sstride, rb1, from, to);
+                from = to;
+            }
+        }
+        if (!more) break;
+        u8 *tmp = cur; cur = nxt; nxt = tmp;
+        i0 = i1;
+        j0 = j1;
+    }
+done:
+#if GP_HAVE_SSE2
+    if (nt) _mm_sfence();
+#endif
+    return;
+}
+
 void gp_cpu_transpose(const void *src, void *dst, size_t rows, size_t cols, size_t esize)
 {
     if (rows == 0 || cols == 0 || esize == 0) return;
@@ -286,26 +491,46 @@ void gp_cpu_transpose(const void *src, void *dst, size_t rows, size_t cols, size
     gp_cpu_init();
     const size_t bytes = rows * cols * esize;
     int nt = g_nt >= 0 ? g_nt : bytes >= GP_NT_THRESHOLD;
+    if ((uintptr_t)d % 64 != 0 || (rows * esize) % 64 != 0) nt = 0; /* whole aligned lines only */
+    if (g_isa < ISA_SSE2) nt = 0;
 
-#if GP_HAVE_AVX2_TARGET
-    if (g_isa >= ISA_AVX2) {
-        /* streaming stores: whole 64-byte lines only */
-        int al = ((uintptr_t)d % 64 == 0) && ((rows * esize) % 64 == 0);
-        if (esize == 4) { avx2_4((const float *)s, (float *)d, rows, cols, nt && al); return; }
-        if (esize == 8) { avx2_8((const double *)s, (double *)d, rows, cols, nt && al); return; }
+    tile_fn fn = NULL;
+    switch (esize) {
+    case 1: fn = tile_1; break;
+    case 2: fn = tile_2; break;
+    case 3: fn = tile_3; break;
+    case 4: fn = tile_4; break;
+    case 6: fn = tile_6; break;
+    case 8: fn = tile_8; break;
+    case 12: fn = tile_12; break;
+    case 16: fn = tile_16; break;
+    case 24: fn = tile_24; break;
+    case 32: fn = tile_32; break;
+    default: fn = NULL; break;
+    }
+#if GP_HAVE_SSE2
+    if (g_isa >= ISA_SSE2) {
+        if (esize == 4) fn = tile4_sse2;
+        if (esize == 8) fn = tile8_sse2;
+        if (esize == 16) fn = tile16_sse2;
     }
 #endif
-    switch (esize) {
-    case 1: scalar_1(s, d, rows, cols); return;
-    case 2: scalar_2(s, d, rows, cols); return;
-    case 3: scalar_3(s, d, rows, cols); return;
-    case 4: scalar_4(s, d, rows, cols); return;
-    case 6: scalar_6(s, d, rows, cols); return;
-    case 8: scalar_8(s, d, rows, cols); return;
-    case 12: scalar_12(s, d, rows, cols); return;
-    case 16: scalar_16(s, d, rows, cols); return;
-    case 24: scalar_24(s, d, rows, cols); return;
-    case 32: scalar_32(s, d, rows, cols); return;
-    default: scalar_generic(s, d, rows, cols, esize); return;
+#if GP_HAVE_AVX2
+    if (g_isa >= ISA_AVX2) {
+        if (esize == 4) fn = tile4_avx2;
+        if (esize == 8) fn = tile8_avx2;
     }
+#endif
+    /* scalar kernels use plain stores */
+    if (fn == NULL || !(esize == 4 || esize == 8 || esize == 16)) nt = 0;
+    /* kernels that read and write whole lines run over bands of rows; the others need the
+     * padded scratch to keep the src lines they reuse in cache */
+    int fullline = 0;
+#if GP_HAVE_SSE2
+    fullline = (fn == tile16_sse2);
+#endif
+#if GP_HAVE_AVX2
+    fullline = fullline || fn == tile4_avx2 || fn == tile8_avx2;
+#endif
+    run_blocks(s, d, rows, cols, esize, fn, nt, fullline);
 }

@@ -1,0 +1,411 @@
+/* kernels/cpu/reduce.c — CPU panel kernels of `gpipe reduce` and `gpipe stats`: exact sums
+ * (two-term TwoSum expansions in front of the pipeline/xacc.h superaccumulator, 128-bit partial
+ * sums for integers), extrema over a total order, and the one-pass stats. Same contracts and
+ * bits as kernels/cuda/reduce.cu. Without CUDA this file also provides the gp_cuda_r* stubs. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <xxhash.h>
+#include "pipeline/reduce.h"
+#include "pipeline/status.h"
+
+/* ---- names and formats -------------------------------------------------------------------- */
+static const char *op_names[GP_OP_N] = {"sum", "mean", "sumsq", "norm2", "min", "max", "absmax"};
+static const char *type_names[GP_RT_N] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"};
+static const size_t type_sizes[GP_RT_N] = {1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
+
+const char *gp_rop_name(gp_rop op) { return op < GP_OP_N ? op_names[op] : "?"; }
+const char *gp_rtype_name(gp_rtype t) { return t < GP_RT_N ? type_names[t] : "?"; }
+size_t gp_rtype_size(gp_rtype t) { return t < GP_RT_N ? type_sizes[t] : 0; }
+int gp_rtype_is_float(gp_rtype t) { return t == GP_RT_F32 || t == GP_RT_F64; }
+int gp_rtype_is_unsigned(gp_rtype t) { return t >= GP_RT_U8 && t <= GP_RT_U64; }
+
+gp_rkind gp_rop_kind(gp_rop op)
+{
+    switch (op) {
+    case GP_OP_SUM: case GP_OP_MEAN: return GP_RK_SUM;
+    case GP_OP_SUMSQ: case GP_OP_NORM2: return GP_RK_SQ;
+    case GP_OP_MIN: return GP_RK_MIN;
+    case GP_OP_MAX: return GP_RK_MAX;
+    default: return GP_RK_ABSMAX;
+    }
+}
+
+gp_xfmt gp_rfmt(gp_rtype t, gp_rkind k)
+{
+    if (t == GP_RT_F64) return GP_XFMT_F64;
+    if (t == GP_RT_F32) return k == GP_RK_SQ ? GP_XFMT_F32SQ : GP_XFMT_F32;
+    return k == GP_RK_SQ ? GP_XFMT_INTSQ : GP_XFMT_INT;
+}
+
+/* ---- helpers -------------------------------------------------------------------------------- */
+#define CHUNK ((size_t)1 << 24)   /* elements (or rows) between normalisations: << 2^30 deposits */
+
+/* Counts a NaN or infinity into sp (NaN, +Inf, -Inf); returns 1 when d is not finite. */
+static inline int special(double d, int sq, int64_t *sp)
+{
+    uint64_t b = gp_dbits(d);
+    if ((b & 0x7FF0000000000000ull) != 0x7FF0000000000000ull) return 0;
+    if (b & 0xFFFFFFFFFFFFFull) sp[0]++;
+    else if ((b >> 63) && !sq) sp[2]++;
+    else sp[1]++;
+    return 1;
+}
+
+/* One finite-or-not value into an expansion a (and the accumulator acc on spills). */
+static inline void add_val(double d, int sq, double *a, int64_t *acc, gp_xfmt f)
+{
+    if (special(d, sq, acc + f.nl)) return;
+    if (sq) {
+        d = gp_mul_rn(d, d);
+        if (special(d, 1, acc + f.nl)) return;   /* |x| > 2^512: x^2 overflows to +Inf */
+    }
+    gp_xexp_add(a, d, acc, f.lo);
+}
+
+static void dep128(int64_t *limb, __int128 v)
+{
+    int neg = v < 0;
+    unsigned __int128 m = neg ? (unsigned __int128)0 - (unsigned __int128)v : (unsigned __int128)v;
+    gp_xdep_m(limb, 0, (uint64_t)m, neg);
+    gp_xdep_m(limb, 64, (uint64_t)(m >> 64), neg);
+}
+static void depu192(int64_t *limb, unsigned __int128 lo, uint64_t carry)
+{
+    gp_xdep_m(limb, 0, (uint64_t)lo, 0);
+    gp_xdep_m(limb, 64, (uint64_t)(lo >> 64), 0);
+    gp_xdep_m(limb, 128, carry, 0);
+}
+
+/* ---- exact sums: floats ------------------------------------------------------------------------ */
+#define FSUM_KERNELS(NAME, T)                                                                           \
+    static void NAME##_all(const T *x, size_t n, int sq, gp_xfmt f, int64_t *acc)                     \
+    {                                                                                               \
+        double a[4][GP_XK];                                                                         \
+        memset(a, 0, sizeof a);                                                                     \
+        for (size_t done = 0; done < n;) {                                                          \
+            size_t m = n - done < CHUNK ? n - done : CHUNK, i = 0;                                  \
+            const T *p = x + done;                                                                  \
+            for (; i + 4 <= m; i += 4) {                                                            \
+                add_val((double)p[i], sq, a[0], acc, f);                                            \
+                add_val((double)p[i + 1], sq, a[1], acc, f);                                        \
+                add_val((double)p[i + 2], sq, a[2], acc, f);                                        \
+                add_val((double)p[i + 3], sq, a[3], acc, f);                                        \
+            }                                                                                       \
+            for (; i < m; i++) add_val((double)p[i], sq, a[0], acc, f);                             \
+            for (int j = 0; j < 4; j++) gp_xexp_flush(a[j], acc, f.lo);                             \
+            gp_xnorm(acc, f.nl);                                                                    \
+            done += m;                                                                              \
+        }                                                                                           \
+    }                                                                                               \
+    static void NAME##_rows(const T *x, size_t rows, size_t cols, int sq, gp_xfmt f, int64_t *acc)    \
+    {                                                                                               \
+        size_t w = gp_rwords(f);                                                                    \
+        for (size_t r = 0; r < rows; r++) NAME##_all(x + r * cols, cols, sq, f, acc + r * w);        \
+    }                                                                                               \
+    static void NAME##_cols(const T *x, size_t rows, size_t cols, int sq, gp_xfmt f, int64_t *acc)    \
+    {                                                                                               \
+        size_t w = gp_rwords(f);                                                                    \
+        double *ex = calloc(cols ? cols * GP_XK : 1, sizeof *ex);                                   \
+        if (!ex) abort();                                                                           \
+        for (size_t r0 = 0; r0 < rows; r0 += CHUNK) {                                               \
+            size_t r1 = rows - r0 < CHUNK ? rows : r0 + CHUNK;                                      \
+            for (size_t r = r0; r < r1; r++) {                                                      \
+                const T *p = x + r * cols;                                                          \
+                for (size_t c = 0; c < cols; c++) add_val((double)p[c], sq, ex + c * GP_XK, acc + c * w, f); \
+            }                                                                                       \
+            for (size_t c = 0; c < cols; c++) {                                                     \
+                gp_xexp_flush(ex + c * GP_XK, acc + c * w, f.lo);                                   \
+                gp_xnorm(acc + c * w, f.nl);                                                        \
+            }                                                                                       \
+        }                                                                                           \
+        free(ex);                                                                                   \
+    }
+FSUM_KERNELS(f32, float)
+FSUM_KERNELS(f64, double)
+
+/* ---- exact sums: integers (128-bit partial sums, deposited every 2^24 elements) ------------------ */
+static inline uint64_t mag_s(int64_t v) { return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; }
+static inline uint64_t mag_u(uint64_t v) { return v; }
+#define ISUM_KERNELS(NAME, T, WIDE, MAG)                                                                \
+    static inline void NAME##_one(T v, int sq, __int128 *s, unsigned __int128 *q, uint64_t *qc)          \
+    {                                                                                               \
+        if (!sq) { *s += (WIDE)v; return; }                                                         \
+        uint64_t m = MAG((WIDE)v);                                                                  \
+        unsigned __int128 sqv = (unsigned __int128)m * m;                                          \
+        *q += sqv;                                                                                  \
+        *qc += *q < sqv;                                                                            \
+    }                                                                                               \
+    static void NAME##_deposit(int sq, __int128 *s, unsigned __int128 *q, uint64_t *qc, int64_t *acc, int nl) \
+    {                                                                                               \
+        if (sq) depu192(acc, *q, *qc); else dep128(acc, *s);                                        \
+        *s = 0; *q = 0; *qc = 0;                                                                    \
+        gp_xnorm(acc, nl);                                                                          \
+    }                                                                                               \
+    static void NAME##_all(const T *x, size_t n, int sq, gp_xfmt f, int64_t *acc)                     \
+    {                                                                                               \
+        __int128 s = 0; unsigned __int128 q = 0; uint64_t qc = 0;                                   \
+        for (size_t done = 0; done < n;) {                                                          \
+            size_t m = n - done < CHUNK ? n - done : CHUNK;                                         \
+            const T *p = x + done;                                                                  \
+            if (!sq) { for (size_t i = 0; i < m; i++) s += (WIDE)p[i]; }                            \
+            else for (size_t i = 0; i < m; i++) NAME##_one(p[i], 1, &s, &q, &qc);                   \
+            NAME##_deposit(sq, &s, &q, &qc, acc, f.nl);                                             \
+            done += m;                                                                              \
+        }                                                                                           \
+    }                                                                                               \
+    static void NAME##_rows(const T *x, size_t rows, size_t cols, int sq, gp_xfmt f, int64_t *acc)    \
+    {                                                                                               \
+        size_t w = gp_rwords(f);                                                                    \
+        for (size_t r = 0; r < rows; r++) NAME##_all(x + r * cols, cols, sq, f, acc + r * w);        \
+    }                                                                                               \
+    static void NAME##_cols(const T *x, size_t rows, size_t cols, int sq, gp_xfmt f, int64_t *acc)    \
+    {                                                                                               \
+        size_t w = gp_rwords(f);                                                                    \
+        __int128 *s = calloc(cols ? cols : 1, sizeof *s);                                           \
+        unsigned __int128 *q = calloc(cols ? cols : 1, sizeof *q);                                  \
+        uint64_t *qc = calloc(cols ? cols : 1, sizeof *qc);                                         \
+        if (!s || !q || !qc) abort();                                                               \
+        for (size_t r0 = 0; r0 < rows; r0 += CHUNK) {                                               \
+            size_t r1 = rows - r0 < CHUNK ? rows : r0 + CHUNK;                                      \
+            for (size_t r = r0; r < r1; r++) {                                                      \
+                const T *p = x + r * cols;                                                          \
+                if (!sq) { for (size_t c = 0; c < cols; c++) s[c] += (WIDE)p[c]; }                   \
+                else for (size_t c = 0; c < cols; c++) NAME##_one(p[c], 1, s + c, q + c, qc + c);   \
+            }                                                                                       \
+            for (size_t c = 0; c < cols; c++) NAME##_deposit(sq, s + c, q + c, qc + c, acc + c * w, f.nl); \
+        }                                                                                           \
+        free(s); free(q); free(qc);                                                                 \
+    }
+ISUM_KERNELS(i8, int8_t, int64_t, mag_s)
+ISUM_KERNELS(i16, int16_t, int64_t, mag_s)
+ISUM_KERNELS(i32, int32_t, int64_t, mag_s)
+ISUM_KERNELS(i64, int64_t, int64_t, mag_s)
+ISUM_KERNELS(u8, uint8_t, uint64_t, mag_u)
+ISUM_KERNELS(u16, uint16_t, uint64_t, mag_u)
+ISUM_KERNELS(u32, uint32_t, uint64_t, mag_u)
+ISUM_KERNELS(u64, uint64_t, uint64_t, mag_u)
+
+#define DISPATCH_SUM(NAME, T)                                                                            \
+    case GP_RT_##NAME:                                                                              \
+        if (axis == GP_AXIS_ALL) NAME##_all((const T *)buf, rows * cols, sq, f, acc);                \
+        else if (axis == GP_AXIS_ROWS) NAME##_rows((const T *)buf, rows, cols, sq, f, acc);          \
+        else NAME##_cols((const T *)buf, rows, cols, sq, f, acc);                                   \
+        break;
+#define GP_RT_i8 GP_RT_I8
+#define GP_RT_i16 GP_RT_I16
+#define GP_RT_i32 GP_RT_I32
+#define GP_RT_i64 GP_RT_I64
+#define GP_RT_u8 GP_RT_U8
+#define GP_RT_u16 GP_RT_U16
+#define GP_RT_u32 GP_RT_U32
+#define GP_RT_u64 GP_RT_U64
+#define GP_RT_f32 GP_RT_F32
+#define GP_RT_f64 GP_RT_F64
+
+void gp_cpu_rsum(const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k, gp_raxis axis,
+                 gp_xfmt f, int64_t *acc)
+{
+    int sq = k == GP_RK_SQ;
+    switch (t) {
+        DISPATCH_SUM(i8, int8_t) DISPATCH_SUM(i16, int16_t) DISPATCH_SUM(i32, int32_t)
+        DISPATCH_SUM(i64, int64_t) DISPATCH_SUM(u8, uint8_t) DISPATCH_SUM(u16, uint16_t)
+        DISPATCH_SUM(u32, uint32_t) DISPATCH_SUM(u64, uint64_t) DISPATCH_SUM(f32, float)
+        DISPATCH_SUM(f64, double)
+    default: break;
+    }
+}
+
+/* ---- extrema ------------------------------------------------------------------------------------ */
+static inline uint64_t key_f(double d, gp_rkind k) { return gp_key_d(k == GP_RK_ABSMAX ? fabs(d) : d); }
+static inline uint64_t key_s(int64_t v, gp_rkind k)
+{
+    if (k == GP_RK_ABSMAX) return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    return gp_key_i(v);
+}
+static inline uint64_t fold(uint64_t a, uint64_t b, int mn) { return mn ? (b < a ? b : a) : (b > a ? b : a); }
+
+#define EXT_KERNEL(NAME, T, ISF, KEY)                                                                  \
+    static void NAME##_ext(const T *x, size_t rows, size_t cols, gp_rkind k, gp_raxis axis,           \
+                           uint64_t *key, int64_t *nan)                                             \
+    {                                                                                               \
+        int mn = k == GP_RK_MIN;                                                                    \
+        for (size_t r = 0; r < rows; r++) {                                                         \
+            const T *p = x + r * cols;                                                              \
+            if (axis == GP_AXIS_COLS) {                                                             \
+                for (size_t c = 0; c < cols; c++) {                                                 \
+                    if (ISF && p[c] != p[c]) { nan[c]++; continue; }                                 \
+                    key[c] = fold(key[c], KEY, mn);                                                 \
+                }                                                                                   \
+            } else {                                                                                \
+                size_t t = axis == GP_AXIS_ROWS ? r : 0;                                            \
+                uint64_t kk = key[t];                                                               \
+                int64_t nn = 0;                                                                     \
+                for (size_t c = 0; c < cols; c++) {                                                 \
+                    if (ISF && p[c] != p[c]) { nn++; continue; }                                     \
+                    kk = fold(kk, KEY, mn);                                                         \
+                }                                                                                   \
+                key[t] = kk;                                                                        \
+                nan[t] += nn;                                                                       \
+            }                                                                                       \
+        }                                                                                           \
+    }
+EXT_KERNEL(i8, int8_t, 0, key_s(p[c], k))
+EXT_KERNEL(i16, int16_t, 0, key_s(p[c], k))
+EXT_KERNEL(i32, int32_t, 0, key_s(p[c], k))
+EXT_KERNEL(i64, int64_t, 0, key_s(p[c], k))
+EXT_KERNEL(u8, uint8_t, 0, (uint64_t)p[c])
+EXT_KERNEL(u16, uint16_t, 0, (uint64_t)p[c])
+EXT_KERNEL(u32, uint32_t, 0, (uint64_t)p[c])
+EXT_KERNEL(u64, uint64_t, 0, (uint64_t)p[c])
+EXT_KERNEL(f32, float, 1, key_f((double)p[c], k))
+EXT_KERNEL(f64, double, 1, key_f(p[c], k))
+
+#define DISPATCH_EXT(NAME, T) case GP_RT_##NAME: NAME##_ext((const T *)buf, rows, cols, k, axis, key, nan); break;
+void gp_cpu_rext(const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k, gp_raxis axis,
+                 uint64_t *key, int64_t *nan)
+{
+    switch (t) {
+        DISPATCH_EXT(i8, int8_t) DISPATCH_EXT(i16, int16_t) DISPATCH_EXT(i32, int32_t)
+        DISPATCH_EXT(i64, int64_t) DISPATCH_EXT(u8, uint8_t) DISPATCH_EXT(u16, uint16_t)
+        DISPATCH_EXT(u32, uint32_t) DISPATCH_EXT(u64, uint64_t) DISPATCH_EXT(f32, float)
+        DISPATCH_EXT(f64, double)
+    default: break;
+    }
+}
+
+/* ---- stats: one pass ------------------------------------------------------------------------------ */
+uint64_t gp_rhash(const void *val, size_t esize, uint64_t index)
+{
+    return XXH3_64bits_withSeed(val, esize, index);
+}
+
+void gp_rstats_init(gp_rstats *s, gp_rtype t)
+{
+    memset(s, 0, sizeof *s);
+    s->fs = gp_rfmt(t, GP_RK_SUM);
+    s->fq = gp_rfmt(t, GP_RK_SQ);
+    s->kmin = ~0ull;
+    s->kmax = 0;
+}
+
+#define STATS_FLOAT(NAME, T, FMA)                                                                        \
+    static void NAME##_stats(const T *x, size_t rows, size_t cols, size_t row0, gp_rstats *s)        \
+    {                                                                                               \
+        double a[GP_XK] = {0}, b[GP_XK] = {0};                                                      \
+        int64_t sp[3] = {0, 0, 0};                                                                  \
+        uint64_t kmin = s->kmin, kmax = s->kmax, h = 0;                                             \
+        size_t since = 0;                                                                           \
+        for (size_t r = 0; r < rows; r++) {                                                         \
+            const T *p = x + r * cols;                                                              \
+            uint64_t base = (uint64_t)(row0 + r) * cols;                                            \
+            for (size_t c = 0; c < cols; c++) {                                                     \
+                T v = p[c];                                                                         \
+                h += gp_rhash(&v, sizeof v, base + c);                                              \
+                double d = (double)v;                                                               \
+                if (d != d) { sp[0]++; continue; }                                                  \
+                uint64_t kk = gp_key_d(d);                                                          \
+                kmin = kk < kmin ? kk : kmin;                                                       \
+                kmax = kk > kmax ? kk : kmax;                                                       \
+                if (special(d, 0, sp)) continue;                                                    \
+                gp_xexp_add(a, d, s->s, s->fs.lo);                                                  \
+                double pp = gp_mul_rn(d, d);                                                        \
+                if (pp - pp != 0) { s->qover++; s->finite++; continue; } /* x^2 overflows */ \
+                gp_xexp_add(b, pp, s->q, s->fq.lo);                                                 \
+                if (FMA) { double e = fma(d, d, -pp); if (e != 0) gp_xexp_add(b, e, s->q, s->fq.lo); } \
+                s->finite++;                                                                        \
+            }                                                                                       \
+            since += cols;                                                                          \
+            if (since >= CHUNK || r + 1 == rows) {                                                  \
+                gp_xexp_flush(a, s->s, s->fs.lo);                                                   \
+                gp_xexp_flush(b, s->q, s->fq.lo);                                                   \
+                gp_xnorm(s->s, s->fs.nl);                                                           \
+                gp_xnorm(s->q, s->fq.nl);                                                           \
+                since = 0;                                                                          \
+            }                                                                                       \
+        }                                                                                           \
+        s->nan += sp[0]; s->pinf += sp[1]; s->ninf += sp[2];                                        \
+        s->kmin = kmin; s->kmax = kmax; s->checksum += h;                                           \
+        s->count += (int64_t)(rows * cols);                                                         \
+    }
+STATS_FLOAT(f32, float, 0)
+STATS_FLOAT(f64, double, 1)
+
+#define STATS_INT(NAME, T, WIDE, KEY)                                                                    \
+    static void NAME##_stats(const T *x, size_t rows, size_t cols, size_t row0, gp_rstats *s)        \
+    {                                                                                               \
+        __int128 sum = 0; unsigned __int128 q = 0; uint64_t qc = 0, h = 0;                          \
+        uint64_t kmin = s->kmin, kmax = s->kmax;                                                    \
+        size_t since = 0;                                                                           \
+        for (size_t r = 0; r < rows; r++) {                                                         \
+            const T *p = x + r * cols;                                                              \
+            uint64_t base = (uint64_t)(row0 + r) * cols;                                            \
+            for (size_t c = 0; c < cols; c++) {                                                     \
+                T v = p[c];                                                                         \
+                h += gp_rhash(&v, sizeof v, base + c);                                              \
+                uint64_t kk = KEY;                                                                  \
+                kmin = kk < kmin ? kk : kmin;                                                       \
+                kmax = kk > kmax ? kk : kmax;                                                       \
+                NAME##_one(v, 0, &sum, &q, &qc);                                                    \
+                NAME##_one(v, 1, &sum, &q, &qc);                                                    \
+            }                                                                                       \
+            since += cols;                                                                          \
+            if (since >= CHUNK || r + 1 == rows) {                                                  \
+                NAME##_deposit(0, &sum, &q, &qc, s->s, s->fs.nl);                                   \
+                NAME##_deposit(1, &sum, &q, &qc, s->q, s->fq.nl);                                   \
+                since = 0;                                                                          \
+            }                                                                                       \
+        }                                                                                           \
+        s->kmin = kmin; s->kmax = kmax; s->checksum += h;                                           \
+        s->count += (int64_t)(rows * cols);                                                         \
+        s->finite += (int64_t)(rows * cols);                                                        \
+    }
+STATS_INT(i8, int8_t, int64_t, gp_key_i(v))
+STATS_INT(i16, int16_t, int64_t, gp_key_i(v))
+STATS_INT(i32, int32_t, int64_t, gp_key_i(v))
+STATS_INT(i64, int64_t, int64_t, gp_key_i(v))
+STATS_INT(u8, uint8_t, uint64_t, (uint64_t)v)
+STATS_INT(u16, uint16_t, uint64_t, (uint64_t)v)
+STATS_INT(u32, uint32_t, uint64_t, (uint64_t)v)
+STATS_INT(u64, uint64_t, uint64_t, (uint64_t)v)
+
+#define DISPATCH_STATS(NAME, T) case GP_RT_##NAME: NAME##_stats((const T *)buf, rows, cols, row0, s); break;
+void gp_cpu_rstats(const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rstats *s)
+{
+    switch (t) {
+        DISPATCH_STATS(i8, int8_t) DISPATCH_STATS(i16, int16_t) DISPATCH_STATS(i32, int32_t)
+        DISPATCH_STATS(i64, int64_t) DISPATCH_STATS(u8, uint8_t) DISPATCH_STATS(u16, uint16_t)
+        DISPATCH_STATS(u32, uint32_t) DISPATCH_STATS(u64, uint64_t) DISPATCH_STATS(f32, float)
+        DISPATCH_STATS(f64, double)
+    default: break;
+    }
+}
+
+/* ---- CUDA stubs when built without nvcc ------------------------------------------------------------ */
+#ifndef GP_HAVE_CUDA
+struct gp_cuda_reduce { int unused; };
+int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char *err, size_t errlen)
+{
+    (void)local_rank;
+    *out = NULL;
+    snprintf(err, errlen, "this gpipe was built without CUDA (nvcc not found at configure time)");
+    return GP_ENODEV;
+}
+void gp_cuda_reduce_destroy(gp_cuda_reduce *c) { (void)c; }
+const char *gp_cuda_reduce_desc(gp_cuda_reduce *c) { (void)c; return "none"; }
+int gp_cuda_rsum(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
+                 gp_raxis axis, gp_xfmt f, int64_t *acc, char *err, size_t errlen)
+{
+    (void)c; (void)buf; (void)rows; (void)cols; (void)t; (void)k; (void)axis; (void)f; (void)acc;
+    snprintf(err, errlen, "built without CUDA");
+    return GP_ENODEV;
+}
+int gp_cuda_rext(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
+                 gp_raxis axis, uint64_t *key, int64_t *nan, char *err, size_t errlen)
+{
+    (void)c; (void)buf; (void)rows; (void)cols; (void)t; (void)k; (void)axis; (void)key; (void)nan;
+    snprintf(err, errlen, "built without CUDA");
+    return GP_ENODEV;
+}
+#endif
