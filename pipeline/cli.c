@@ -18,13 +18,18 @@ static const char *usage_main =
     "  transpose IN   transpose a 2-D dataset into a new file (IN.T.h5 by default)\n"
     "  gen OUT        write a random 2-D dataset (for tests and benchmarks)\n"
     "  info FILE      list the datasets of a file: shape, type, layout, chunks, filters, size\n"
+    "  reduce IN      sum/mean/min/max/absmax/sumsq/norm2 over rows, columns or all,\n"
+    "                 bit-reproducible for any rank count, panel size and backend\n"
+    "  stats IN       count, min, max, mean, std, NaN/Inf counts, checksum (one pass)\n"
+    "  verify A B     compare two datasets (--transposed: B == A^T) without gathering them\n"
     "  bench kernels  GPU transpose kernel benchmark (CUDA builds with a GPU)\n"
     "\n"
     "options:\n"
     "  -h, --help     this help (and `gpipe COMMAND --help`)\n"
     "  -V, --version  print the version\n"
     "\n"
-    "exit codes: 0 success, 2 error (one line on stderr from rank 0, no output file left).\n";
+    "exit codes: 0 success, 1 differences found (verify), 2 error (one line on stderr from\n"
+    "rank 0, no output file left).\n";
 
 static const char *usage_transpose =
     "usage: gpipe transpose IN [options]\n"
@@ -86,6 +91,11 @@ static const char *usage_info =
     "filters, logical and stored size. --json prints one JSON object per dataset instead.\n";
 
 typedef struct { int rank; } cli_ctx;
+
+/* reduce, stats, verify (cli_reduce.c) */
+int gp_cli_reduce(int argc, char **argv, MPI_Comm comm);
+int gp_cli_stats(int argc, char **argv, MPI_Comm comm);
+int gp_cli_verify(int argc, char **argv, MPI_Comm comm);
 
 /* Prints from rank 0 only. */
 static int say_error(cli_ctx *c, const char *fmt, const char *a, const char *b)
@@ -273,6 +283,9 @@ int gp_cli_main(int argc, char **argv, MPI_Comm comm)
     if (!strcmp(cmd, "transpose")) return cmd_transpose(c, argc - 1, argv + 1, comm);
     if (!strcmp(cmd, "gen")) return cmd_gen(c, argc - 1, argv + 1, comm);
     if (!strcmp(cmd, "info")) return cmd_info(c, argc - 1, argv + 1, comm);
+    if (!strcmp(cmd, "reduce")) return gp_cli_reduce(argc - 1, argv + 1, comm);
+    if (!strcmp(cmd, "stats")) return gp_cli_stats(argc - 1, argv + 1, comm);
+    if (!strcmp(cmd, "verify")) return gp_cli_verify(argc - 1, argv + 1, comm);
     if (!strcmp(cmd, "bench")) {
         if (argc < 3 || strcmp(argv[2], "kernels"))
             return say_error(&c, "bench: expected `gpipe bench kernels`%s%s", "", "");

@@ -81,7 +81,13 @@ GPX double gp_mul_rn(double a, double b)
 #ifdef __CUDA_ARCH__
     return __dmul_rn(a, b);
 #else
-    volatile double p = a * b;  /* a store: never fused with a following add */
+    double p = a * b;
+#if defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+    __asm__("" : "+x"(p));       /* p must exist as a value: never fused with a following add */
+#else
+    volatile double v = p;
+    p = v;
+#endif
     return p;
 #endif
 }

@@ -352,8 +352,11 @@ STATS_FLOAT(f64, double, 1)
             }                                                                                       \
             since += cols;                                                                          \
             if (since >= CHUNK || r + 1 == rows) {                                                  \
-                NAME##_deposit(0, &sum, &q, &qc, s->s, s->fs.nl);                                   \
-                NAME##_deposit(1, &sum, &q, &qc, s->q, s->fq.nl);                                   \
+                dep128(s->s, sum);                                                                  \
+                depu192(s->q, q, qc);                                                               \
+                sum = 0; q = 0; qc = 0;                                                             \
+                gp_xnorm(s->s, s->fs.nl);                                                           \
+                gp_xnorm(s->q, s->fq.nl);                                                           \
                 since = 0;                                                                          \
             }                                                                                       \
         }                                                                                           \

@@ -1,7 +1,9 @@
 /* kernels/cuda/backend.cu — the CUDA gp_backend: pinned host buffers, device buffers kept and
- * grown on demand, H2D + transpose kernel (DEFAULT layout) + D2H on one stream per backend.
- * A panel larger than the device buffers is done in row slabs: a slab of rows of src is a
- * column strip of dst, written back with cudaMemcpy2DAsync.
+ * grown on demand. A panel is streamed through the GPU in slabs on three streams (copy in,
+ * kernel, copy out) with two buffers each way, so that host->device of slab j+1, the kernel of
+ * slab j and device->host of slab j-1 overlap. Slabs cut the panel along its longer side:
+ * column slabs (src strip in by cudaMemcpy2DAsync, dst rows out contiguously) for wide panels,
+ * row slabs (src rows in contiguously, dst column strip out by cudaMemcpy2DAsync) for tall ones.
  * Test knob: GPIPE_CUDA_MEM_LIMIT=<bytes> caps the device memory the backend takes. */
 #include <stdarg.h>
 #include <stdint.h>
@@ -16,12 +18,16 @@
 
 namespace {
 
+enum { NBUF = 4 };  /* src slab 0, src slab 1, dst slab 0, dst slab 1 */
+
 struct CudaCtx {
     int dev = 0;
-    cudaStream_t stream = nullptr;
-    void *d_buf[2] = {nullptr, nullptr}; /* src slab, dst slab */
+    cudaStream_t stream = nullptr;          /* copy in */
+    cudaStream_t s_kern = nullptr, s_out = nullptr;
+    cudaEvent_t ev_in[2] = {}, ev_kern[2] = {}, ev_out[2] = {};
+    void *d_buf[NBUF] = {nullptr, nullptr, nullptr, nullptr};
     size_t cap = 0;                       /* bytes of each buffer */
-    size_t limit = 0;                     /* 0 or GPIPE_CUDA_MEM_LIMIT / 2 */
+    size_t limit = 0;                     /* 0 or GPIPE_CUDA_MEM_LIMIT / NBUF */
 };
 
 void msg(char *err, size_t errlen, const char *fmt, ...)
@@ -55,7 +61,7 @@ int ck(cudaError_t e, int dev, const char *what, char *err, size_t errlen)
 
 void free_bufs(CudaCtx *c)
 {
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < NBUF; i++) {
         if (c->d_buf[i]) cudaFree(c->d_buf[i]);
         c->d_buf[i] = nullptr;
     }
@@ -71,17 +77,19 @@ int reserve(CudaCtx *c, size_t want, size_t min_bytes, char *err, size_t errlen)
     if (c->cap >= want) return 0;
     /* grow: give back the old pair first so that a bigger one can fit */
     cudaStreamSynchronize(c->stream);
+    cudaStreamSynchronize(c->s_kern);
+    cudaStreamSynchronize(c->s_out);
     free_bufs(c);
     size_t freeb = 0, total = 0;
     if (cudaMemGetInfo(&freeb, &total) == cudaSuccess) {
         const size_t reserve_b = 256ull << 20; /* leave room for the runtime and other ranks */
-        const size_t fit = freeb > reserve_b ? (freeb - reserve_b) / 2 : 0;
+        const size_t fit = freeb > reserve_b ? (freeb - reserve_b) / NBUF : 0;
         if (want > fit && fit >= min_bytes) want = fit;
     }
     want = (want + 255) & ~(size_t)255;
     for (;;) {
-        cudaError_t e = cudaMalloc(&c->d_buf[0], want);
-        if (e == cudaSuccess) e = cudaMalloc(&c->d_buf[1], want);
+        cudaError_t e = cudaSuccess;
+        for (int i = 0; i < NBUF && e == cudaSuccess; i++) e = cudaMalloc(&c->d_buf[i], want);
         if (e == cudaSuccess) {
             c->cap = want;
             return 0;
@@ -90,7 +98,7 @@ int reserve(CudaCtx *c, size_t want, size_t min_bytes, char *err, size_t errlen)
         free_bufs(c);
         if (want / 2 < min_bytes || e != cudaErrorMemoryAllocation) {
             char h[32];
-            msg(err, errlen, "cuda:%d: cudaMalloc of 2 x %s failed: %s", c->dev,
+            msg(err, errlen, "cuda:%d: cudaMalloc of %d x %s failed: %s", c->dev, NBUF,
                 human(want, h, sizeof h), cudaGetErrorString(e));
             return e == cudaErrorMemoryAllocation ? GP_ENOMEM : GP_EDEVICE;
         }
@@ -133,46 +141,61 @@ int cuda_transpose(gp_backend *b, const void *src, void *dst, size_t rows, size_
     int rc;
     if ((rc = ck(cudaSetDevice(dv), dv, "cudaSetDevice", err, errlen))) return rc;
     const size_t row_bytes = cols * esize, total = rows * row_bytes;
-    if ((rc = reserve(c, total, row_bytes, err, errlen))) return rc;
-
-    /* rows per slab: all of them, or a multiple of 16 (keeps the vector kernels' alignment) */
-    size_t slab = c->cap / row_bytes;
-    if (slab >= rows)
-        slab = rows;
-    else if (slab > 16)
-        slab -= slab % 16;
+    /* Slabs along the longer side; each slab at least 16 MiB (or what fits), at most 1/8 of
+     * the panel so that the three stages overlap. */
+    const int by_cols = cols > rows;
+    const size_t line = by_cols ? rows * esize : row_bytes;   /* bytes of one slab unit */
+    const size_t units = by_cols ? cols : rows;
+    if ((rc = reserve(c, total / 8 > (16u << 20) ? total / 8 : total, line, err, errlen))) return rc;
+    size_t slab = c->cap / line;
+    if (slab >= units) {
+        slab = units;
+    } else if (slab > 16) {
+        slab -= slab % 16;   /* keeps the vector kernels' alignment */
+    }
     char what[96];
-    for (size_t r0 = 0; r0 < rows; r0 += slab) {
-        const size_t n = rows - r0 < slab ? rows - r0 : slab;
+    size_t j = 0;
+    for (size_t u0 = 0; u0 < units; u0 += slab, j++) {
+        const size_t n = units - u0 < slab ? units - u0 : slab, b2 = j % 2;
+        void *dsrc = c->d_buf[b2], *ddst = c->d_buf[2 + b2];
+        const size_t sr = by_cols ? rows : n, sc = by_cols ? n : cols;   /* the slab: sr x sc */
         char h[32];
-        snprintf(what, sizeof what, "cudaMemcpyAsync (host to device, %s)",
-                 human(n * row_bytes, h, sizeof h));
-        if ((rc = ck(cudaMemcpyAsync(c->d_buf[0], (const char *)src + r0 * row_bytes,
-                                     n * row_bytes, cudaMemcpyHostToDevice, c->stream),
-                     dv, what, err, errlen)))
+        snprintf(what, sizeof what, "cudaMemcpyAsync (host to device, %s)", human(n * line, h, sizeof h));
+        /* copy in once the kernel of slab j-2 has released this src buffer */
+        if (j >= 2 && (rc = ck(cudaStreamWaitEvent(c->stream, c->ev_kern[b2], 0), dv, "cudaStreamWaitEvent", err, errlen)))
             return rc;
-        rc = gp_cuda_transpose_dev(c->d_buf[0], c->d_buf[1], n, cols, esize, GP_TILE_DEFAULT,
-                                   c->stream);
+        if (by_cols)
+            rc = ck(cudaMemcpy2DAsync(dsrc, n * esize, (const char *)src + u0 * esize, row_bytes, n * esize, rows,
+                                      cudaMemcpyHostToDevice, c->stream), dv, what, err, errlen);
+        else
+            rc = ck(cudaMemcpyAsync(dsrc, (const char *)src + u0 * row_bytes, n * row_bytes, cudaMemcpyHostToDevice,
+                                    c->stream), dv, what, err, errlen);
+        if (rc || (rc = ck(cudaEventRecord(c->ev_in[b2], c->stream), dv, "cudaEventRecord", err, errlen))) return rc;
+        /* kernel once the slab is in and copy-out of slab j-2 has released this dst buffer */
+        if ((rc = ck(cudaStreamWaitEvent(c->s_kern, c->ev_in[b2], 0), dv, "cudaStreamWaitEvent", err, errlen)))
+            return rc;
+        if (j >= 2 && (rc = ck(cudaStreamWaitEvent(c->s_kern, c->ev_out[b2], 0), dv, "cudaStreamWaitEvent", err, errlen)))
+            return rc;
+        rc = gp_cuda_transpose_dev(dsrc, ddst, sr, sc, esize, GP_TILE_DEFAULT, c->s_kern);
         if (rc) {
             cudaError_t e = cudaGetLastError();
-            msg(err, errlen, "cuda:%d: transpose kernel (%zu x %zu, %zu B) failed: %s", dv, n,
-                cols, esize, e != cudaSuccess ? cudaGetErrorString(e) : "bad arguments");
+            msg(err, errlen, "cuda:%d: transpose kernel (%zu x %zu, %zu B) failed: %s", dv, sr, sc, esize,
+                e != cudaSuccess ? cudaGetErrorString(e) : "bad arguments");
             return GP_EDEVICE;
         }
-        if (n == rows) {
-            rc = ck(cudaMemcpyAsync(dst, c->d_buf[1], total, cudaMemcpyDeviceToHost, c->stream),
-                    dv, "cudaMemcpyAsync (device to host)", err, errlen);
-        } else {
-            /* the slab's transpose is cols x n: column strip [r0, r0+n) of dst (cols x rows) */
-            rc = ck(cudaMemcpy2DAsync((char *)dst + r0 * esize, rows * esize, c->d_buf[1],
-                                      n * esize, n * esize, cols, cudaMemcpyDeviceToHost,
-                                      c->stream),
-                    dv, "cudaMemcpy2DAsync (device to host)", err, errlen);
-        }
-        if (rc) return rc;
+        if ((rc = ck(cudaEventRecord(c->ev_kern[b2], c->s_kern), dv, "cudaEventRecord", err, errlen))) return rc;
+        if ((rc = ck(cudaStreamWaitEvent(c->s_out, c->ev_kern[b2], 0), dv, "cudaStreamWaitEvent", err, errlen)))
+            return rc;
+        if (by_cols) /* the slab's transpose is n rows of dst: contiguous */
+            rc = ck(cudaMemcpyAsync((char *)dst + u0 * rows * esize, ddst, n * rows * esize, cudaMemcpyDeviceToHost,
+                                    c->s_out), dv, "cudaMemcpyAsync (device to host)", err, errlen);
+        else         /* the slab's transpose is cols x n: column strip [u0, u0+n) of dst */
+            rc = ck(cudaMemcpy2DAsync((char *)dst + u0 * esize, rows * esize, ddst, n * esize, n * esize, cols,
+                                      cudaMemcpyDeviceToHost, c->s_out), dv, "cudaMemcpy2DAsync (device to host)",
+                    err, errlen);
+        if (rc || (rc = ck(cudaEventRecord(c->ev_out[b2], c->s_out), dv, "cudaEventRecord", err, errlen))) return rc;
     }
-    return ck(cudaStreamSynchronize(c->stream), dv, "transpose (cudaStreamSynchronize)", err,
-              errlen);
+    return ck(cudaStreamSynchronize(c->s_out), dv, "transpose (cudaStreamSynchronize)", err, errlen);
 }
 
 void cuda_destroy(gp_backend *b)
@@ -182,8 +205,17 @@ void cuda_destroy(gp_backend *b)
     if (c) {
         cudaSetDevice(c->dev);
         if (c->stream) cudaStreamSynchronize(c->stream);
+        if (c->s_kern) cudaStreamSynchronize(c->s_kern);
+        if (c->s_out) cudaStreamSynchronize(c->s_out);
         free_bufs(c);
+        for (int i = 0; i < 2; i++) {
+            if (c->ev_in[i]) cudaEventDestroy(c->ev_in[i]);
+            if (c->ev_kern[i]) cudaEventDestroy(c->ev_kern[i]);
+            if (c->ev_out[i]) cudaEventDestroy(c->ev_out[i]);
+        }
         if (c->stream) cudaStreamDestroy(c->stream);
+        if (c->s_kern) cudaStreamDestroy(c->s_kern);
+        if (c->s_out) cudaStreamDestroy(c->s_out);
         delete c;
     }
     free(b);
@@ -251,12 +283,20 @@ extern "C" int gp_cuda_backend_create(gp_backend **out, int local_rank, char *er
     c->dev = dev;
     if (const char *lim = getenv("GPIPE_CUDA_MEM_LIMIT")) {
         const unsigned long long v = strtoull(lim, nullptr, 10);
-        if (v) c->limit = (size_t)(v / 2);
+        if (v) c->limit = (size_t)(v / NBUF);
     }
-    if ((e = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking)) != cudaSuccess) {
-        msg(err, errlen, "cuda:%d: cudaStreamCreate failed: %s", dev, cudaGetErrorString(e));
-        delete c;
-        free(b);
+    e = cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking);
+    if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&c->s_kern, cudaStreamNonBlocking);
+    if (e == cudaSuccess) e = cudaStreamCreateWithFlags(&c->s_out, cudaStreamNonBlocking);
+    for (int i = 0; i < 2 && e == cudaSuccess; i++) {
+        e = cudaEventCreateWithFlags(&c->ev_in[i], cudaEventDisableTiming);
+        if (e == cudaSuccess) e = cudaEventCreateWithFlags(&c->ev_kern[i], cudaEventDisableTiming);
+        if (e == cudaSuccess) e = cudaEventCreateWithFlags(&c->ev_out[i], cudaEventDisableTiming);
+    }
+    if (e != cudaSuccess) {
+        msg(err, errlen, "cuda:%d: creating streams and events failed: %s", dev, cudaGetErrorString(e));
+        b->ctx = c;
+        cuda_destroy(b);
         return GP_EDEVICE;
     }
     b->name = "cuda";

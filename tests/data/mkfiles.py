@@ -100,6 +100,22 @@ def make_no_datasets(path):
         f.attrs["x"] = 1
 
 
+def make_corrupt_chunk(path, which="last", fletcher32=False):
+    """A chunked gzip dataset /A (60x40 f64, chunks of 10 rows) whose first or last chunk has
+    its compressed bytes overwritten: HDF5 opens the file fine, only the read of that chunk
+    fails, so with several ranks only the rank owning those rows sees the error."""
+    a = rng(11).standard_normal((60, 40))
+    with h5py.File(path, "w") as f:
+        f.create_dataset("/A", data=a, chunks=(10, 40), compression="gzip",
+                         fletcher32=fletcher32)
+    with h5py.File(path, "r") as f:
+        dsid = f["/A"].id
+        info = dsid.get_chunk_info(0 if which == "first" else dsid.get_num_chunks() - 1)
+    with open(path, "r+b") as f:
+        f.seek(info.byte_offset + 2)
+        f.write(bytes(range(7, 7 + min(64, info.size - 4))))
+
+
 def make_all(d):
     os.makedirs(d, exist_ok=True)
     make_valid(os.path.join(d, "valid.h5"))
@@ -113,6 +129,8 @@ def make_all(d):
     make_unsupported(os.path.join(d, "unsupported.h5"))
     make_several_2d(os.path.join(d, "several.h5"))
     make_no_datasets(os.path.join(d, "nodata.h5"))
+    make_corrupt_chunk(os.path.join(d, "corrupt_last.h5"))
+    make_corrupt_chunk(os.path.join(d, "corrupt_first_fletcher.h5"), "first", True)
 
 
 if __name__ == "__main__":

@@ -289,6 +289,30 @@ def c_device_cuda_without_gpu(ctx, d):
                  cause=r"cuda|gpu|device")
 
 
+def _corrupt(which, fletcher32, flags=()):
+    def f(ctx, d):
+        mkfiles.make_corrupt_chunk(os.path.join(d, "bad.h5"), which, fletcher32)
+        expect_error(ctx, d, ["transpose", "bad.h5"] + list(flags), names=["bad.h5", "/A"],
+                     cause=r"read|corrupt|filter|checksum|inflate|decompress|hdf5|fail")
+    return f
+
+
+def c_output_is_directory(ctx, d):
+    mkfiles.make_valid(os.path.join(d, "in.h5"), shape=(30, 20))
+    os.mkdir(os.path.join(d, "outdir.h5"))
+    with open(os.path.join(d, "outdir.h5", "keep.txt"), "w") as f:
+        f.write("keep\n")
+    expect_error(ctx, d, ["transpose", "in.h5", "-o", "outdir.h5", "--force"],
+                 names=["outdir.h5"], cause=C_DIR + r"|exist|is a dir")
+
+
+def c_output_dataset_root(ctx, d):
+    mkfiles.make_valid(os.path.join(d, "in.h5"), shape=(30, 20))
+    expect_error(ctx, d, ["transpose", "in.h5", "-o", "o.h5", "--output-dataset", "/"],
+                 any_names=[["--output-dataset", "o.h5", "'/'", " / "]],
+                 cause=r"dataset|group|invalid|root|path")
+
+
 def have_gpu():
     return os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl")
 
@@ -329,6 +353,12 @@ CASES = [
     ("output_is_input_dotdot_abs", False, c_output_is_input_abs_vs_rel),
     ("output_is_input_symlink", True, c_output_is_input_symlink),
     ("input_symlink_output_target", False, c_input_symlink_output_real),
+    ("corrupt_last_chunk", True, _corrupt("last", False)),
+    ("corrupt_first_chunk_fletcher32", True, _corrupt("first", True)),
+    ("corrupt_last_chunk_direct", True, _corrupt("last", False, ["--strategy", "direct"])),
+    ("corrupt_first_chunk_panels", True, _corrupt("first", False, ["--panel-rows", "3"])),
+    ("output_is_directory_force", True, c_output_is_directory),
+    ("output_dataset_root", False, c_output_dataset_root),
     ("gen_shape_0x5", True, _bad_option(["gen", "g.h5", "--shape", "0x5", "--dtype", "f64"],
                                         "0x5", False)),
     ("gen_shape_5x0", False, _bad_option(["gen", "g.h5", "--shape", "5x0", "--dtype", "f64"],
@@ -336,7 +366,7 @@ CASES = [
     ("gen_shape_3", True, _bad_option(["gen", "g.h5", "--shape", "3", "--dtype", "f64"],
                                       "3", False)),
     ("gen_shape_negative", False, _bad_option(["gen", "g.h5", "--shape", "-4x5", "--dtype",
-                                               "f64"], "-4x5", False)),
+                                               "f64"], ["-4x5", "--shape"], False)),
     ("gen_shape_junk", False, _bad_option(["gen", "g.h5", "--shape", "4xfoo", "--dtype",
                                            "f64"], "4xfoo", False)),
     ("gen_shape_3d", False, _bad_option(["gen", "g.h5", "--shape", "2x3x4", "--dtype",

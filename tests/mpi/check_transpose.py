@@ -109,7 +109,7 @@ def describe_type(tid, dtype):
 # the central check
 
 def verify(ctx, d, in_file, in_dset, argv, out_file, out_dset, cwd=None, quiet=False,
-           np_=None):
+           np_=None, out_chunks=None):
     """Run `gpipe argv`, then check out_file:out_dset is the exact transpose of in_file:in_dset."""
     with h5py.File(in_file, "r") as f:
         ds = f[in_dset]
@@ -146,6 +146,8 @@ def verify(ctx, d, in_file, in_dset, argv, out_file, out_dset, cwd=None, quiet=F
         want_shape = (shape[1], shape[0])
         if o.shape != want_shape:
             problems.append("output shape %s, expected %s" % (o.shape, want_shape))
+        if out_chunks is not None and o.chunks != tuple(out_chunks):
+            problems.append("output chunks %s, expected %s" % (o.chunks, tuple(out_chunks)))
         out_tid = o.id.get_type()
         if o.dtype != in_dtype or o.dtype.str != in_dtype.str or \
                 o.dtype.descr != in_dtype.descr:
@@ -225,6 +227,8 @@ def transpose_cases(ctx):
         ("i64", "<i8", (31, 37)), ("u64_row", "<u8", (1, 97)), ("u64", "<u8", (43, 41)),
         ("f16_col", "<f2", (97, 1)), ("f16", "<f2", (37, 41)), ("f32", "<f4", (59, 67)),
         ("f64_large", "<f8", (389, 517)), ("i8_large", "i1", (331, 797)),
+        ("u16_large", "<u2", (517, 389)), ("opaque_V3_large", "V3", (300, 301)),
+        ("compound12_large", COMPOUND12, (127, 257)),
         ("f64be", ">f8", (61, 43)), ("i32be", ">i4", (29, 83)), ("u16be", ">u2", (17, 5)),
         ("f32be", ">f4", (11, 13)), ("i64be", ">i8", (7, 9)), ("f16be", ">f2", (5, 3)),
         ("c64", "<c8", (47, 59)), ("c128", "<c16", (33, 17)), ("c64be", ">c8", (13, 19)),
@@ -268,6 +272,10 @@ def transpose_cases(ctx):
       chunks=(61, 43), compression="gzip")
     c("chunked_unlimited_maxshape", case_unlimited, ctx, "chunked_unlimited_maxshape")
     c("chunked_unwritten_fill", case_fill, ctx, "chunked_unwritten_fill")
+    c("chunked_unwritten_fill_direct", case_fill, ctx, "chunked_unwritten_fill_direct",
+      ["--strategy", "direct"])
+    c("chunked_unwritten_fill_panel2", case_fill, ctx, "chunked_unwritten_fill_panel2",
+      ["--panel-rows", "2"])
     c("compact_layout", case_low, ctx, "compact_layout", h5t.IEEE_F64LE.copy(), (5, 7), 66,
       compact=True)
     c("c64_chunked_gzip", case_np, ctx, "c64_chunked_gzip", "<c8", (40, 33), 67,
@@ -294,6 +302,9 @@ def transpose_cases(ctx):
     c("device_cpu", case_flags, ctx, "device_cpu", ["--device", "cpu"], False)
     c("device_auto", case_flags, ctx, "device_auto", ["--device", "auto"], False)
     c("double_transpose_is_identity", case_double, ctx)
+    c("short_options_f_q", case_short_options, ctx)
+    # the pipeline's other paths: strategies, panels (out of core), chunked output
+    pipeline_cases(ctx)
 
 
 def case_enum(ctx, name, shape):
@@ -318,14 +329,17 @@ def case_unlimited(ctx, name):
     verify(ctx, d, inp, "/A", ["transpose", "in.h5"], os.path.join(d, "in.T.h5"), "/A")
 
 
-def case_fill(ctx, name):
+def case_fill(ctx, name, flags=()):
+    """Chunked input where some chunks were never written (h5py allocates chunks on write):
+    those read as the fill value. HDF5 reports the dataset as partially allocated."""
     d = ctx.suite.casedir(name)
     inp = os.path.join(d, "in.h5")
     with h5py.File(inp, "w") as f:
         ds = f.create_dataset("/A", shape=(23, 19), chunks=(4, 4), dtype="<i4", fillvalue=-7)
         ds[0:5, 0:3] = np.arange(15, dtype="<i4").reshape(5, 3)
         ds[20:23, 10:19] = 99
-    verify(ctx, d, inp, "/A", ["transpose", "in.h5"], os.path.join(d, "in.T.h5"), "/A")
+    verify(ctx, d, inp, "/A", ["transpose", "in.h5"] + list(flags), os.path.join(d, "in.T.h5"),
+           "/A")
 
 
 def _group_file(path, extra_2d):
@@ -444,6 +458,57 @@ def case_double(ctx):
         check(gc.read_raw(f["/A"]).tobytes() == a.tobytes(), "A.T.T differs from A")
 
 
+def case_short_options(ctx):
+    d = ctx.suite.casedir("short_options_f_q")
+    inp = os.path.join(d, "in.h5")
+    write_np(inp, "/A", rand_array("<f4", (14, 9), np.random.default_rng(81)), mode="w")
+    with open(os.path.join(d, "o.h5"), "w") as f:
+        f.write("old\n")
+    verify(ctx, d, inp, "/A", ["transpose", "in.h5", "-o", "o.h5", "-f", "-q"],
+           os.path.join(d, "o.h5"), "/A", quiet=True)
+
+
+def case_opts(ctx, name, maker, shape, flags, out_chunks=None, seed=90):
+    """Input from maker (numpy dtype, or an h5t TypeID for raw bytes), then transpose with
+    extra flags."""
+    d = ctx.suite.casedir(name)
+    rng = np.random.default_rng(seed)
+    inp = os.path.join(d, "in.h5")
+    if isinstance(maker, h5t.TypeID):
+        write_lowlevel(inp, "/A", maker, shape, rng.bytes(int(np.prod(shape)) *
+                                                        maker.get_size()), mode="w")
+    else:
+        write_np(inp, "/A", rand_array(maker, shape, rng), mode="w")
+    verify(ctx, d, inp, "/A", ["transpose", "in.h5", "--quiet"] + flags,
+           os.path.join(d, "in.T.h5"), "/A", out_chunks=out_chunks)
+
+
+def pipeline_cases(ctx):
+    c = ctx.suite.case
+    inputs = [("i32_2x3", "<i4", (2, 3)), ("i32_101x103", "<i4", (101, 103)),
+              ("f32_1x97", "<f4", (1, 97)), ("f64be_97x1", ">f8", (97, 1)),
+              ("compound12_41x31", COMPOUND12, (41, 31)),
+              ("opaque5_23x19", tagged_opaque(5, b"gpipe-test:opaque5"), (23, 19)),
+              ("c128_33x17", "<c16", (33, 17)), ("u8_200x131", "u1", (200, 131))]
+    variants = [("direct", ["--strategy", "direct"], None),
+                ("alltoall_panel1", ["--strategy", "alltoall", "--panel-rows", "1"], None),
+                ("panel3", ["--panel-rows", "3"], None),
+                ("direct_panel2", ["--strategy", "direct", "--panel-rows", "2"], None),
+                ("mem64K", ["--mem", "64K"], None)]
+    for iname, maker, shape in inputs:
+        for vname, flags, _ in variants:
+            nm = "opt_%s_%s" % (vname, iname)
+            c(nm, case_opts, ctx, nm, maker, shape, flags)
+    for iname, maker, shape, chunk in [("f64_389x517", "<f8", (389, 517), (16, 16)),
+                                       ("i16_37x5", "<i2", (37, 5), (5, 37)),
+                                       ("compound12_41x31", COMPOUND12, (41, 31), (7, 3))]:
+        for vname, flags in [("alltoall", []), ("direct", ["--strategy", "direct"]),
+                             ("panel2", ["--panel-rows", "2"])]:
+            nm = "opt_out_chunk_%s_%s" % (vname, iname)
+            c(nm, case_opts, ctx, nm, maker, shape,
+              flags + ["--chunk", "%dx%d" % chunk], out_chunks=chunk)
+
+
 # ---------------------------------------------------------------------------------------------
 # gen cases
 
@@ -495,6 +560,14 @@ def case_gen_dtype(ctx, name, dt):
                 "BE" if tid.get_order() == h5t.ORDER_BE else "LE", order))
         raw = gc.read_raw(ds)
         check(len(np.unique(raw.reshape(-1))) > 1, "generated data is constant")
+        if want.kind in "fc":  # `gpipe gen --help`: "Floats are uniform in [-1, 1)"
+            v = ds[...]
+            parts = [v.real, v.imag] if want.kind == "c" else [v]
+            for p in parts:
+                p = p.astype(np.float64)
+                check(np.isfinite(p).all(), "generated floats include NaN/inf")
+                check(p.min() >= -1.0 and p.max() < 1.0, "generated floats outside [-1, 1): "
+                      "min %r max %r" % (p.min(), p.max()))
 
 
 def case_gen_chunks(ctx):

@@ -173,7 +173,7 @@ def _kill_group(p):
 # "exiting improperly", a signal) stays and therefore counts as extra output.
 _MPIRUN_BENIGN = (
     "Primary job  terminated normally, but 1 process returned",
-    "mpirun detected that one or more processes exited with non-zero status",
+    "detected that one or more processes exited with non-zero status",  # mpirun or mpiexec
 )
 
 
@@ -260,7 +260,7 @@ def void_dtype(size):
 
 def read_raw(dset):
     """The dataset's elements as raw bytes, read with its own file type as memory type."""
-    dsid = dset.id if hasattr(dset, "id") else dset
+    dsid = dset.id if isinstance(dset, h5py.Dataset) else dset
     tid = dsid.get_type()
     shape = dsid.shape
     buf = np.empty(shape, dtype=void_dtype(tid.get_size()))
@@ -325,6 +325,14 @@ class Suite:
             os.makedirs(base, exist_ok=True)
         self.tmp = tempfile.mkdtemp(prefix="gpipe-%s-" % title, dir=base)
         self.runner = Runner(args)
+        # Open MPI keeps its session directory in /tmp/ompi.<host>.<uid>, shared by every
+        # mpirun of the user; one mpirun cleaning it up while another starts makes the latter
+        # fail in orte_init ("mkdir ... File exists"). A private, short (unix socket paths)
+        # session root per suite keeps concurrent suites and users' own runs apart.
+        self.ompi_tmp = None
+        if "OMPI_MCA_orte_tmpdir_base" not in os.environ:
+            self.ompi_tmp = tempfile.mkdtemp(prefix="gpo-", dir="/tmp")
+            self.runner.env["OMPI_MCA_orte_tmpdir_base"] = self.ompi_tmp
         print("== %s: gpipe=%s np=%s mpiexec=%s tmp=%s" % (title, args.gpipe, args.np,
                                                            args.mpiexec, self.tmp), flush=True)
 
@@ -355,6 +363,8 @@ class Suite:
             print("PASS %s (%.1fs)" % (name, time.monotonic() - t0), flush=True)
 
     def finish(self):
+        if self.ompi_tmp:
+            shutil.rmtree(self.ompi_tmp, ignore_errors=True)
         n = len(self.passed) + len(self.failed)
         if self.failed:
             print("== %s: %d of %d cases FAILED: %s\n== files kept in %s" % (

@@ -1,0 +1,76 @@
+/* bench/bench_reduce.c — CPU reduce kernels (one core, what one rank does per panel) against
+ * memcpy of the same bytes in the same run: exact sum/sumsq over all, rows and cols, max, and a
+ * plain (non-reproducible) double sum loop as the "cost of exactness" reference.
+ * usage: bench_reduce [MiB per array, default 256] [repeats, default 7]; prints medians. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "pipeline/reduce.h"
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+static int cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }
+
+static volatile double sink;
+int main(int argc, char **argv)
+{
+    size_t mib = argc > 1 ? strtoull(argv[1], 0, 10) : 256;
+    int reps = argc > 2 ? atoi(argv[2]) : 7;
+    size_t bytes = mib << 20;
+    char *src = malloc(bytes), *dst = malloc(bytes);
+    if (!src || !dst) return 2;
+    uint64_t s = 12345;
+    for (size_t i = 0; i < bytes / 8; i++) {   /* random doubles in [-1, 1) scaled over 2^+-20 */
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+        double d = ((double)(s >> 11) * 0x1p-53 * 2 - 1) * (double)(1 << (s % 20));
+        ((double *)src)[i] = d;
+    }
+    for (size_t i = 0; i < bytes / 4; i++) ((float *)dst)[i] = (float)((double *)src)[i % (bytes / 8)];
+    float *f32 = malloc(bytes);
+    memcpy(f32, dst, bytes);
+    double *f64 = (double *)src;
+    int64_t *acc = calloc(1 << 20, 8);
+    double *t = malloc(reps * sizeof *t);
+    struct { const char *name; int kind; } cases[] = {
+        {"memcpy", 0}, {"plain f64 sum loop (not reproducible)", 1},
+        {"exact sum f64 all", 2}, {"exact sum f32 all", 3}, {"exact sumsq f64 all", 4},
+        {"exact sum f32 cols (4096 cols)", 5}, {"exact sum f32 rows (4096 cols)", 6}, {"max f32 all", 7},
+        {"exact sum i32 all", 8}};
+    printf("%-40s %10s %8s\n", "case", "GB/s", "x memcpy");
+    double base = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        for (int r = 0; r < reps; r++) {
+            double t0 = now();
+            gp_xfmt f;
+            uint64_t key = 0;
+            int64_t nan = 0;
+            switch (cases[c].kind) {
+            case 0: memcpy(dst, src, bytes); break;
+            case 1: { double a = 0; for (size_t i = 0; i < bytes / 8; i++) a += f64[i]; sink = a; break; }
+            case 2: f = GP_XFMT_F64; memset(acc, 0, 1024); gp_cpu_rsum(f64, 1, bytes / 8, GP_RT_F64, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
+            case 3: f = GP_XFMT_F32; memset(acc, 0, 1024); gp_cpu_rsum(f32, 1, bytes / 4, GP_RT_F32, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
+            case 4: f = GP_XFMT_F64; memset(acc, 0, 1024); gp_cpu_rsum(f64, 1, bytes / 8, GP_RT_F64, GP_RK_SQ, GP_AXIS_ALL, f, acc); break;
+            case 5: f = GP_XFMT_F32; memset(acc, 0, 4096 * gp_rwords(f) * 8);
+                gp_cpu_rsum(f32, bytes / 4 / 4096, 4096, GP_RT_F32, GP_RK_SUM, GP_AXIS_COLS, f, acc); break;
+            case 6: { f = GP_XFMT_F32; size_t rows = bytes / 4 / 4096, w = gp_rwords(f);
+                int64_t *ra = calloc(rows * w, 8);
+                t0 = now();
+                gp_cpu_rsum(f32, rows, 4096, GP_RT_F32, GP_RK_SUM, GP_AXIS_ROWS, f, ra);
+                free(ra); break; }
+            case 7: gp_cpu_rext(f32, 1, bytes / 4, GP_RT_F32, GP_RK_MAX, GP_AXIS_ALL, &key, &nan); break;
+            case 8: f = GP_XFMT_INT; memset(acc, 0, 1024); gp_cpu_rsum(f32, 1, bytes / 4, GP_RT_I32, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
+            }
+            t[r] = now() - t0;
+        }
+        qsort(t, reps, sizeof *t, cmpd);
+        double gbs = bytes / t[reps / 2] / 1e9;
+        if (c == 0) base = gbs;
+        printf("%-40s %10.2f %8.2f\n", cases[c].name, gbs, gbs / base);
+    }
+    return 0;
+}

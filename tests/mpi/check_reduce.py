@@ -1,0 +1,403 @@
+#!/usr/bin/python3
+"""tests/mpi/check_reduce.py — `gpipe reduce`, `gpipe stats` and `gpipe verify` end to end at
+--np ranks, against independent references: exact sums from math.fsum / Python integers /
+fractions.Fraction (so the expected result is the correctly rounded exact value, bit for bit),
+numpy for extrema. Every case is run with several panel sizes (--panel-rows) and must give the
+same bits each time — together with the runs at other --np this is the reproducibility check.
+Inputs are written with h5py: random odd shapes, i8..u64, f16/f32/f64, big-endian, NaN/Inf,
+1xN, Nx1 and empty datasets."""
+import fractions
+import json
+import math
+import os
+import struct
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gpcommon as gc  # noqa: E402
+from gpcommon import check, np, h5py  # noqa: E402
+
+NAN_BITS = 0x7FF8000000000000
+PANELS = [None, "3"]          # default panels vs many small ones (bits must match)
+
+
+def dbits(x):
+    return struct.unpack("<Q", struct.pack("<d", x))[0]
+
+
+def u64bits(v, kind):
+    if kind == "f":
+        return dbits(v)
+    return v & 0xFFFFFFFFFFFFFFFF
+
+
+class Ctx:
+    def __init__(self, suite, np_, device="cpu"):
+        self.suite, self.np, self.device = suite, np_, device
+        self.run = suite.runner.run
+
+    def gp(self, argv):
+        return self.run(argv, self.np)
+
+    def json_of(self, argv):
+        r = self.gp(argv + ["--json", "-", "-q"])
+        gc.expect_ok(r)
+        lines = [l for l in r.out.split("\n") if l.strip()]
+        check(len(lines) == 1, "expected one JSON line on stdout\n" + r.describe())
+        return json.loads(lines[0]), r
+
+
+# ---------------------------------------------------------------------------------------------
+# references
+
+def ref_reduce(a, op, axis):
+    """Returns (kind, list of expected 64-bit patterns) or ('error', None)."""
+    isf = a.dtype.kind == "f"
+    x = a.astype(np.float64) if isf else a
+    if axis == "all":
+        groups = [x.reshape(-1)]
+    elif axis == "rows":
+        groups = [x[i, :] for i in range(x.shape[0])]
+    else:
+        groups = [x[:, j] for j in range(x.shape[1])]
+    out = []
+    kind = "f" if (isf or op in ("mean", "sumsq", "norm2")) else (
+        "u" if (a.dtype.kind == "u" or op == "absmax") else "i")
+    for g in groups:
+        n = g.size
+        if isf:
+            vals = [float(v) for v in g]
+            nan = any(math.isnan(v) for v in vals)
+            if op in ("sum", "mean", "sumsq", "norm2"):
+                sq = op in ("sumsq", "norm2")
+                terms = [v * v for v in vals] if sq else vals
+                pinf = any(t == math.inf for t in terms)
+                ninf = any(t == -math.inf for t in terms)
+                if nan or (pinf and ninf):
+                    out.append(NAN_BITS)
+                    continue
+                if pinf or ninf:
+                    r = math.inf if pinf else -math.inf
+                else:
+                    r = math.fsum(terms) if terms else 0.0
+                    r = r + 0.0  # exact zero is +0
+                if op == "mean":
+                    r = r / n if n else math.nan
+                if op == "norm2":
+                    r = math.sqrt(r)
+                out.append(NAN_BITS if r != r else dbits(r))
+            else:
+                if nan or n == 0:
+                    out.append(NAN_BITS)
+                    continue
+                if op == "absmax":
+                    r = max(abs(v) for v in vals)
+                elif op == "min":
+                    r = min(vals, key=lambda v: (v, math.copysign(1, v)))
+                else:
+                    r = max(vals, key=lambda v: (v, math.copysign(1, v)))
+                out.append(dbits(r))
+        else:
+            vals = [int(v) for v in g]
+            if op in ("sum",):
+                s = sum(vals)
+                lo, hi = (0, 2**64 - 1) if kind == "u" else (-2**63, 2**63 - 1)
+                if not lo <= s <= hi:
+                    return "error", None
+                out.append(u64bits(s, kind))
+            elif op == "mean":
+                out.append(dbits(float(sum(vals)) / n) if n else NAN_BITS)
+            elif op in ("sumsq", "norm2"):
+                r = float(sum(v * v for v in vals))
+                out.append(dbits(math.sqrt(r) if op == "norm2" else r))
+            else:
+                if n == 0:
+                    return "error", None
+                r = {"min": min, "max": max}[op](vals) if op != "absmax" else max(abs(v) for v in vals)
+                out.append(u64bits(r, kind))
+    return kind, out
+
+
+def got_bits(j):
+    b = j["bits"]
+    return [int(h, 16) for h in (b if isinstance(b, list) else [b])]
+
+
+# ---------------------------------------------------------------------------------------------
+# data
+
+def make(dtype, shape, rng, specials=False):
+    dt = np.dtype(dtype)
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        if dt.itemsize == 8:   # keep most sums in range; extremes added explicitly
+            a = rng.integers(info.min // 4096, info.max // 4096, size=shape, dtype=dt.newbyteorder("="))
+        else:
+            a = rng.integers(info.min, info.max, size=shape, dtype=dt.newbyteorder("="), endpoint=True)
+        return a.astype(dt)
+    a = rng.standard_normal(shape)
+    a *= np.exp2(rng.integers(-30, 30, size=shape))  # wide exponent range: sums need exactness
+    a = a.astype(dt)
+    if specials and a.size >= 4:
+        flat = a.reshape(-1)
+        idx = rng.choice(flat.size, size=min(flat.size, 3), replace=False)
+        flat[idx[0]] = np.inf
+        if len(idx) > 1:
+            flat[idx[1]] = -0.0
+        if len(idx) > 2:
+            flat[idx[2]] = np.finfo(dt).tiny / 4  # subnormal
+    return a
+
+
+def write(path, arr, dset="/data"):
+    with h5py.File(path, "w") as f:
+        f.create_dataset(dset, data=arr)
+
+
+# ---------------------------------------------------------------------------------------------
+# cases
+
+OPS = ["sum", "mean", "min", "max", "absmax", "sumsq", "norm2"]
+
+
+def case_reduce(c, dtype, shape, seed, specials=False, ops=OPS, axes=("all", "rows", "cols"), panels=PANELS):
+    d = c.suite.casedir("reduce_%s_%dx%d_%d" % (dtype, shape[0], shape[1], seed))
+    rng = np.random.default_rng(seed)
+    a = make(dtype, shape, rng, specials)
+    path = os.path.join(d, "in.h5")
+    write(path, a)
+    for op in ops:
+        for axis in axes:
+            kind, want = ref_reduce(a, op, axis)
+            seen = None
+            for pr in panels:
+                argv = ["reduce", path, "--op", op, "--axis", axis, "--device", c.device]
+                if pr and pr.startswith("mem="):
+                    argv += ["--mem", pr[4:]]
+                elif pr:
+                    argv += ["--panel-rows", pr]
+                if kind == "error":
+                    r = c.gp(argv + ["-q"])
+                    check(r.rc == 2, "%s %s: expected an error (exit 2)\n%s" % (op, axis, r.describe()))
+                    check(len(gc.gpipe_stderr_lines(r)) == 1, "one error line expected\n" + r.describe())
+                    break
+                j, r = c.json_of(argv)
+                got = got_bits(j)
+                if got != want:
+                    bad = [i for i in range(min(len(got), len(want))) if got[i] != want[i]]
+                    i = bad[0] if bad else 0
+                    raise gc.CaseFailure("%s %s %s panel-rows=%s: %d of %d values differ; first at %d: got %016x "
+                                         "expected %016x (len %d vs %d)" % (dtype, op, axis, pr, len(bad), len(want), i,
+                                                                            got[i] if got else 0, want[i] if want else 0,
+                                                                            len(got), len(want)))
+                if seen is not None:
+                    check(got == seen, "bits changed with --panel-rows")
+                seen = got
+
+
+def case_hdf5_output(c):
+    d = c.suite.casedir("output")
+    rng = np.random.default_rng(5)
+    a = make("f4", (23, 17), rng)
+    path = os.path.join(d, "in.h5")
+    write(path, a, "/grp/m")
+    out = os.path.join(d, "sums.h5")
+    r = c.gp(["reduce", path, "--op", "sum", "--axis", "cols", "-o", out, "--output-dataset", "/colsum", "-q"])
+    gc.expect_ok(r)
+    with h5py.File(out, "r") as f:
+        ds = f["/colsum"]
+        check(ds.shape == (17,) and ds.dtype == np.float64, "shape/dtype %s %s" % (ds.shape, ds.dtype))
+        got = [dbits(float(v)) for v in ds[...]]
+    check(got == ref_reduce(a, "sum", "cols")[1], "column sums in the HDF5 output differ")
+    r = c.gp(["reduce", path, "--op", "sum", "--axis", "cols", "-o", out, "-q"])
+    check(r.rc == 2 and "exists" in r.err, "existing output without --force must fail\n" + r.describe())
+    check(not gc.tmp_leftovers(d), "temporary file left behind")
+    b = make("i2", (9, 31), rng)
+    write(path, b, "/grp/m")
+    r = c.gp(["reduce", path, "--op", "max", "--axis", "rows", "-o", out, "-f", "-q"])
+    gc.expect_ok(r)
+    with h5py.File(out, "r") as f:
+        ds = f["/rows"]
+        check(ds.dtype == np.int64 and list(ds[...]) == [int(v) for v in b.max(axis=1)], "row max of i16 differ")
+
+
+def case_stdout(c):
+    d = c.suite.casedir("stdout")
+    a = np.arange(12, dtype="<i4").reshape(3, 4)
+    path = os.path.join(d, "in.h5")
+    write(path, a)
+    r = c.gp(["reduce", path, "--op", "sum", "-q"])
+    gc.expect_ok(r)
+    check(r.out.strip() == "66", "stdout: %r" % r.out)
+    r = c.gp(["reduce", path, "--op", "sum", "--axis", "rows", "-q"])
+    gc.expect_ok(r)
+    check(r.out.split("\n")[:3] == ["0 6", "1 22", "2 38"], "stdout rows: %r" % r.out)
+
+
+def case_int_overflow(c):
+    d = c.suite.casedir("overflow")
+    a = np.full((5, 3), np.iinfo(np.int64).max, dtype="<i8")
+    path = os.path.join(d, "in.h5")
+    write(path, a)
+    r = c.gp(["reduce", path, "--op", "sum", "--axis", "cols", "-q"])
+    check(r.rc == 2 and "overflows int64" in r.err and "column 0" in r.err, "overflow error expected\n" + r.describe())
+    j, _ = c.json_of(["reduce", path, "--op", "mean"])
+    check(int(j["bits"], 16) == dbits(float(15 * (2**63 - 1)) / 15), "exact mean of int64 extremes")
+
+
+def case_nan_rules(c):
+    d = c.suite.casedir("nan")
+    a = np.array([[1.0, np.inf, 2.0], [3.0, -np.inf, 4.0], [np.nan, 5.0, -0.0]], dtype="<f8")
+    path = os.path.join(d, "in.h5")
+    write(path, a)
+    for op in OPS:
+        for axis in ("all", "rows", "cols"):
+            j, _ = c.json_of(["reduce", path, "--op", op, "--axis", axis])
+            check(got_bits(j) == ref_reduce(a, op, axis)[1], "%s %s NaN/Inf rule" % (op, axis))
+
+
+def case_empty(c):
+    d = c.suite.casedir("empty")
+    path = os.path.join(d, "in.h5")
+    with h5py.File(path, "w") as f:
+        f.create_dataset("data", shape=(0, 5), dtype="<f8")
+    j, _ = c.json_of(["reduce", path, "--op", "sum"])
+    check(int(j["bits"], 16) == 0, "empty sum is +0")
+    j, _ = c.json_of(["reduce", path, "--op", "max", "--axis", "cols"])
+    check(got_bits(j) == [NAN_BITS] * 5, "max of empty columns is NaN")
+    j, _ = c.json_of(["reduce", path, "--op", "sum", "--axis", "rows"])
+    check(got_bits(j) == [], "no rows")
+
+
+def stats_ref(a):
+    x = a.reshape(-1)
+    isf = a.dtype.kind == "f"
+    vals = [float(v) for v in x] if isf else [int(v) for v in x]
+    fin = [v for v in vals if not isf or math.isfinite(v)]
+    n = len(fin)
+    S = sum(fractions.Fraction(v) for v in fin)
+    Q = sum(fractions.Fraction(v) ** 2 for v in fin)
+    mean = float(S) / n
+    var = float(n * Q - S * S) / n / n
+    return {"count": len(vals), "nan": sum(1 for v in vals if isf and math.isnan(v)),
+            "posinf": sum(1 for v in vals if isf and v == math.inf),
+            "neginf": sum(1 for v in vals if isf and v == -math.inf),
+            "mean_bits": "%016x" % dbits(mean), "std_bits": "%016x" % dbits(math.sqrt(var))}
+
+
+def case_stats(c, dtype, shape, seed):
+    d = c.suite.casedir("stats_%s" % dtype)
+    rng = np.random.default_rng(seed)
+    a = make(dtype, shape, rng, specials=True)
+    if a.dtype.kind == "f":
+        a.reshape(-1)[1] = np.nan
+        a.reshape(-1)[2] = -np.inf
+        a.reshape(-1)[3] = a.reshape(-1)[4] + 1e6  # large mean, small spread nearby
+    path = os.path.join(d, "in.h5")
+    write(path, a)
+    want = stats_ref(a)
+    seen = None
+    for pr in PANELS:
+        argv = ["stats", path] + (["--panel-rows", pr] if pr else [])
+        j, _ = c.json_of(argv)
+        for k, v in want.items():
+            check(j[k] == v, "stats %s %s: got %s expected %s (panel-rows %s)" % (dtype, k, j[k], v, pr))
+        key = (j["checksum"], j["min_str"], j["max_str"])
+        if seen:
+            check(key == seen, "checksum/min/max changed with --panel-rows")
+        seen = key
+    fin = a[np.isfinite(a)] if a.dtype.kind == "f" else a
+    check(float(j["min_str"]) == float(np.min(a[~np.isnan(a)] if a.dtype.kind == "f" else a)), "stats min")
+    check(float(j["max_str"]) == float(np.max(a[~np.isnan(a)] if a.dtype.kind == "f" else a)), "stats max")
+    del fin
+    # the checksum does not depend on byte order
+    be = os.path.join(d, "be.h5")
+    write(be, a.astype(a.dtype.newbyteorder(">")))
+    j2, _ = c.json_of(["stats", be])
+    check(j2["checksum"] == seen[0], "big-endian copy has another checksum")
+
+
+def case_verify(c, dtype, shape, seed):
+    d = c.suite.casedir("verify_%s_%dx%d" % (dtype, shape[0], shape[1]))
+    rng = np.random.default_rng(seed)
+    a = make(dtype, shape, rng)
+    pa, pb, pt = (os.path.join(d, n) for n in ("a.h5", "b.h5", "t.h5"))
+    write(pa, a)
+    write(pb, a.astype(a.dtype.newbyteorder(">")))   # same values, other byte order
+    write(pt, np.ascontiguousarray(a.T))
+    for pr in PANELS:
+        extra = ["--panel-rows", pr] if pr else []
+        r = c.gp(["verify", pa, pb] + extra)
+        check(r.rc == 0 and "equal" in r.out, "verify of a copy\n" + r.describe())
+        r = c.gp(["verify", pa, pt, "--transposed"] + extra)
+        check(r.rc == 0, "verify --transposed of the transpose\n" + r.describe())
+    R, C = shape
+    spots = {(0, 0), (R - 1, C - 1), (R // 2, C // 3), (int(rng.integers(R)), int(rng.integers(C)))}
+    for (i, j) in sorted(spots):
+        b = a.copy()
+        flat = b.view(np.uint8).reshape(R, C, -1)
+        flat[i, j, int(rng.integers(b.itemsize))] ^= 1 << int(rng.integers(8))
+        write(pb, b)
+        write(pt, np.ascontiguousarray(b.T))
+        r = c.gp(["verify", pa, pb, "--panel-rows", "2"])
+        check(r.rc == 1 and ("[%d, %d]" % (i, j)) in r.out, "flip at (%d,%d) not located\n%s" % (i, j, r.describe()))
+        r = c.gp(["verify", pa, pt, "--transposed"])
+        check(r.rc == 1 and ("A[%d, %d]" % (i, j)) in r.out and ("B[%d, %d]" % (j, i)) in r.out,
+              "transposed flip at (%d,%d) not located\n%s" % (i, j, r.describe()))
+    if R != C:
+        r = c.gp(["verify", pa, pa, "--transposed"])
+        check(r.rc == 1 and "shapes differ" in r.out, "shape mismatch\n" + r.describe())
+    r = c.gp(["verify", pa, os.path.join(d, "missing.h5")])
+    check(r.rc == 2 and len(gc.gpipe_stderr_lines(r)) == 1, "missing file: exit 2, one line\n" + r.describe())
+
+
+def case_errors(c):
+    d = c.suite.casedir("errors")
+    path = os.path.join(d, "in.h5")
+    write(path, np.zeros((3, 3), dtype="<c8"))
+    for argv, what in ((["reduce", path, "--op", "sum"], "complex input"),
+                       (["reduce", path, "--op", "median"], "unknown op"),
+                       (["reduce", path], "missing --op"),
+                       (["reduce", path, "--op", "sum", "--axis", "diag"], "bad axis"),
+                       (["stats", os.path.join(d, "nope.h5")], "missing file")):
+        r = c.gp(argv + ["-q"])
+        check(r.rc == 2, "%s: exit 2 expected\n%s" % (what, r.describe()))
+        check(len(gc.gpipe_stderr_lines(r)) == 1, "%s: one error line\n%s" % (what, r.describe()))
+
+
+def main():
+    args = gc.parse_args(__doc__.split("\n")[0], extra=lambda ap: ap.add_argument(
+        "--device", default="cpu", help="backend of the reduce cases: cpu or cuda (the references are exact, "
+        "so passing with cuda proves CPU == GPU bit for bit)"))
+    suite = gc.Suite("reduce-np%d-%s" % (args.np, args.device), args)
+    c = Ctx(suite, args.np, args.device)
+    S = suite.case
+    S("reduce_f64", case_reduce, c, "<f8", (37, 23), 1, True, OPS, ("all", "rows", "cols"),
+      [None, "1", "3", "mem=16K"])
+    S("reduce_f32", case_reduce, c, "<f4", (29, 41), 2, True)
+    S("reduce_f64be", case_reduce, c, ">f8", (17, 9), 3)
+    S("reduce_f16", case_reduce, c, "<f2", (11, 13), 4, False, ["sum", "max", "sumsq"])
+    S("reduce_i8", case_reduce, c, "<i1", (19, 7), 5)
+    S("reduce_i32", case_reduce, c, ">i4", (13, 21), 6, False, ["sum", "mean", "min", "absmax", "sumsq"])
+    S("reduce_i64", case_reduce, c, "<i8", (9, 5), 7)
+    S("reduce_u16", case_reduce, c, "<u2", (7, 33), 8, False, ["sum", "max", "norm2"])
+    S("reduce_u64", case_reduce, c, "<u8", (5, 6), 9, False, ["sum", "min", "absmax", "sumsq"])
+    S("reduce_1xN", case_reduce, c, "<f8", (1, 301), 10, False, ["sum", "min", "norm2"])
+    S("reduce_Nx1", case_reduce, c, "<f4", (301, 1), 11, False, ["sum", "max", "mean"])
+    S("reduce_nan_inf", case_nan_rules, c)
+    S("reduce_empty", case_empty, c)
+    S("reduce_int_overflow", case_int_overflow, c)
+    S("reduce_hdf5_output", case_hdf5_output, c)
+    S("reduce_stdout", case_stdout, c)
+    S("stats_f64", case_stats, c, "<f8", (31, 17), 12)
+    S("stats_f32", case_stats, c, "<f4", (13, 29), 13)
+    S("stats_i16", case_stats, c, "<i2", (11, 7), 14)
+    S("verify_f64", case_verify, c, "<f8", (23, 17), 15)
+    S("verify_u8", case_verify, c, "<u1", (5, 40), 16)
+    S("verify_1xN", case_verify, c, "<f4", (1, 50), 17)
+    S("errors", case_errors, c)
+    sys.exit(suite.finish())
+
+
+if __name__ == "__main__":
+    main()

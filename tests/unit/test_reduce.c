@@ -1,0 +1,251 @@
+/* tests/unit/test_reduce.c — the exact accumulator (pipeline/xacc.h) and the CPU reduce kernels:
+ * correct rounding on known answers (ties, subnormals, huge cancellations, overflow), NaN/Inf
+ * rules, and bit-identical results for any permutation and any split of the data into panels
+ * merged by integer addition (what ranks and panels do). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+#include "pipeline/reduce.h"
+
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+/* Exact sum over all elements as a double through the CPU kernel, split in `parts` panels of
+ * rows (rows x 1 layout) each with its own accumulator, merged by int64 addition. */
+static double sum_split(const double *x, size_t n, int parts, gp_rkind k)
+{
+    gp_xfmt f = gp_rfmt(GP_RT_F64, k);
+    size_t w = gp_rwords(f);
+    int64_t *tot = calloc(w, 8), *acc = calloc(w, 8);
+    size_t start = 0;
+    for (int p = 0; p < parts; p++) {
+        size_t cnt = (n - start) / (size_t)(parts - p);
+        if (p == parts - 1) cnt = n - start;
+        memset(acc, 0, w * 8);
+        gp_cpu_rsum(x + start, cnt, 1, GP_RT_F64, k, GP_AXIS_ALL, f, acc);
+        for (size_t i = 0; i < w; i++) tot[i] += acc[i];
+        start += cnt;
+    }
+    double d = gp_xvalue(tot, f);
+    free(tot);
+    free(acc);
+    return d;
+}
+static uint64_t bits(double d) { return gp_dbits(d); }
+
+static void test_known_answers(void **state)
+{
+    (void)state;
+    double one_tie[] = {1.0, 0x1p-53};                 /* exact tie: to even -> 1 */
+    assert_true(sum_split(one_tie, 2, 1, GP_RK_SUM) == 1.0);
+    double one_up[] = {1.0, 0x1p-53, 0x1p-1074};      /* just above the tie -> 1 + 2^-52 */
+    assert_true(sum_split(one_up, 3, 1, GP_RK_SUM) == 1.0 + 0x1p-52);
+    double odd_tie[] = {1.0 + 0x1p-52, 0x1p-53};      /* tie, odd mantissa -> up */
+    assert_true(sum_split(odd_tie, 2, 1, GP_RK_SUM) == 1.0 + 0x1p-51);
+    double cancel[] = {1e308, 1.0, -1e308, 0x1p-1074, 1e-300, -1e-300};
+    assert_true(bits(sum_split(cancel, 6, 1, GP_RK_SUM)) == bits(1.0));
+    double sub[] = {0x1p-1074, 0x1p-1074, 0x1p-1074, -0x1p-1073};
+    assert_true(bits(sum_split(sub, 4, 1, GP_RK_SUM)) == bits(0x1p-1074));
+    double ovf[] = {0x1.fffffffffffffp1023, 0x1.fffffffffffffp1023, -0x1.fffffffffffffp1023};
+    assert_true(sum_split(ovf, 3, 1, GP_RK_SUM) == 0x1.fffffffffffffp1023);  /* exact: no overflow */
+    double ovf2[] = {0x1.fffffffffffffp1023, 0x1p970};                      /* rounds up to Inf */
+    assert_true(isinf(sum_split(ovf2, 2, 1, GP_RK_SUM)));
+    double zeros[] = {-0.0, -0.0};
+    assert_true(bits(sum_split(zeros, 2, 1, GP_RK_SUM)) == 0);               /* exact zero is +0 */
+    double sq[] = {3.0, -4.0};
+    assert_true(sum_split(sq, 2, 1, GP_RK_SQ) == 25.0);
+    /* cancelling pairs around a tie: 2^53 + 3 lies halfway between 2^53 + 2 and 2^53 + 4 */
+    double many[1000];
+    for (int i = 0; i < 1000; i++) many[i] = (i % 2) ? 0x1p53 : -0x1p53;
+    many[500] = 3.0;  /* replaces a -2^53: sum = 2^53 + 3 -> even: 2^53 + 4 */
+    assert_true(bits(sum_split(many, 1000, 7, GP_RK_SUM)) == bits(0x1p53 + 4.0));
+}
+
+static void test_nan_inf(void **state)
+{
+    (void)state;
+    double a[] = {1.0, INFINITY, 2.0};
+    assert_true(sum_split(a, 3, 1, GP_RK_SUM) == INFINITY);
+    double b[] = {1.0, INFINITY, -INFINITY};
+    assert_true(bits(sum_split(b, 3, 1, GP_RK_SUM)) == GP_CANON_NAN);
+    double c[] = {1.0, -NAN, 2.0};
+    assert_true(bits(sum_split(c, 3, 1, GP_RK_SUM)) == GP_CANON_NAN);
+    double d[] = {1.0, -INFINITY};
+    assert_true(sum_split(d, 2, 1, GP_RK_SUM) == -INFINITY);
+    assert_true(sum_split(d, 2, 1, GP_RK_SQ) == INFINITY);
+    double e[] = {1e200, 1.0};
+    assert_true(sum_split(e, 2, 1, GP_RK_SQ) == INFINITY);                   /* square overflows */
+    /* extrema: NaN propagates, -0 < +0 */
+    double m[] = {0.0, -0.0, -1.0, 5.0};
+    uint64_t kmin = ~0ull, kmax = 0;
+    int64_t nan = 0;
+    gp_cpu_rext(m, 1, 4, GP_RT_F64, GP_RK_MIN, GP_AXIS_ALL, &kmin, &nan);
+    gp_cpu_rext(m, 1, 4, GP_RT_F64, GP_RK_MAX, GP_AXIS_ALL, &kmax, &nan);
+    assert_true(gp_unkey_d(kmin) == -1.0 && gp_unkey_d(kmax) == 5.0);
+    double z[] = {0.0, -0.0};
+    kmin = ~0ull;
+    kmax = 0;
+    gp_cpu_rext(z, 1, 2, GP_RT_F64, GP_RK_MIN, GP_AXIS_ALL, &kmin, &nan);
+    gp_cpu_rext(z, 1, 2, GP_RT_F64, GP_RK_MAX, GP_AXIS_ALL, &kmax, &nan);
+    assert_true(bits(gp_unkey_d(kmin)) == bits(-0.0) && bits(gp_unkey_d(kmax)) == 0);
+    double n2[] = {1.0, NAN};
+    gp_cpu_rext(n2, 1, 2, GP_RT_F64, GP_RK_MAX, GP_AXIS_ALL, &kmax, &nan);
+    assert_true(nan == 1);
+}
+
+/* random doubles over the whole range, with subnormals, +-0 and cancelling pairs */
+static double rand_double(void)
+{
+    uint64_t r = rnd();
+    switch (r % 8) {
+    case 0: return 0x1p-1074 * (double)(rnd() % 1000) * ((r >> 8) & 1 ? -1 : 1);   /* subnormal */
+    case 1: return (r >> 8) & 1 ? -0.0 : 0.0;
+    case 2: return ldexp((double)(rnd() >> 11), (int)(rnd() % 1900) - 1000 - 53);  /* any scale */
+    default: return ldexp((double)(int64_t)(rnd() >> 11) - 0x1p52, (int)(rnd() % 40) - 60);
+    }
+}
+
+static void test_permutation_and_split(void **state)
+{
+    (void)state;
+    const size_t n = 20011;
+    double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    for (int trial = 0; trial < 6; trial++) {
+        for (size_t i = 0; i < n; i++) x[i] = rand_double();
+        if (trial % 2) {  /* huge cancellations: add exact negatives of big values */
+            for (size_t i = 0; i + 1 < n; i += 3) x[i + 1] = -x[i];
+            x[7] = 0x1p1000;
+            x[11] = -0x1p1000;
+        }
+        for (gp_rkind k = GP_RK_SUM; k <= GP_RK_SQ; k++) {
+            uint64_t ref = bits(sum_split(x, n, 1, k));
+            int parts[] = {2, 3, 16, 97, 1000};
+            for (size_t p = 0; p < sizeof parts / sizeof *parts; p++)
+                assert_true(bits(sum_split(x, n, parts[p], k)) == ref);
+            for (int perm = 0; perm < 4; perm++) {
+                memcpy(y, x, n * sizeof *y);
+                for (size_t i = n - 1; i > 0; i--) {
+                    size_t j = rnd() % (i + 1);
+                    double t = y[i]; y[i] = y[j]; y[j] = t;
+                }
+                assert_true(bits(sum_split(y, n, 1 + perm * 5, k)) == ref);
+            }
+        }
+    }
+    /* long double check where it is exact: 64-bit significands hold sums of 2^-20-granular values */
+    long double ld = 0;
+    for (size_t i = 0; i < n; i++) {
+        x[i] = (double)((int64_t)(rnd() % 2000001) - 1000000) * 0x1p-20;
+        ld += x[i];
+    }
+    assert_true(sum_split(x, n, 5, GP_RK_SUM) == (double)ld);
+    free(x);
+    free(y);
+}
+
+/* rows and cols kernels agree with the all kernel on each row/column */
+static void test_axes(void **state)
+{
+    (void)state;
+    const size_t R = 37, C = 29;
+    double *x = malloc(R * C * sizeof *x), *col = malloc(R * sizeof *col);
+    for (size_t i = 0; i < R * C; i++) x[i] = rand_double();
+    gp_xfmt f = GP_XFMT_F64;
+    size_t w = gp_rwords(f);
+    int64_t *ra = calloc(R * w, 8), *ca = calloc(C * w, 8), *ca2 = calloc(C * w, 8);
+    gp_cpu_rsum(x, R, C, GP_RT_F64, GP_RK_SUM, GP_AXIS_ROWS, f, ra);
+    gp_cpu_rsum(x, R, C, GP_RT_F64, GP_RK_SUM, GP_AXIS_COLS, f, ca);
+    gp_cpu_rsum(x, 10, C, GP_RT_F64, GP_RK_SUM, GP_AXIS_COLS, f, ca2);          /* two panels */
+    gp_cpu_rsum(x + 10 * C, R - 10, C, GP_RT_F64, GP_RK_SUM, GP_AXIS_COLS, f, ca2);
+    for (size_t r = 0; r < R; r++)
+        assert_true(bits(gp_xvalue(ra + r * w, f)) == bits(sum_split(x + r * C, C, 1, GP_RK_SUM)));
+    for (size_t c = 0; c < C; c++) {
+        for (size_t r = 0; r < R; r++) col[r] = x[r * C + c];
+        uint64_t ref = bits(sum_split(col, R, 1, GP_RK_SUM));
+        assert_true(bits(gp_xvalue(ca + c * w, f)) == ref);
+        assert_true(bits(gp_xvalue(ca2 + c * w, f)) == ref);
+    }
+    free(x); free(col); free(ra); free(ca); free(ca2);
+}
+
+static void test_integers(void **state)
+{
+    (void)state;
+    int64_t v[] = {INT64_MAX, INT64_MAX, INT64_MIN, INT64_MIN, 5};
+    gp_xfmt f = GP_XFMT_INT;
+    int64_t acc[GP_XNL_MAX + 3] = {0};
+    gp_cpu_rsum(v, 1, 5, GP_RT_I64, GP_RK_SUM, GP_AXIS_ALL, f, acc);
+    uint64_t out = 0;
+    assert_int_equal(gp_xint(acc, f, 0, &out), 0);
+    assert_true((int64_t)out == 3);                                          /* -2 + 5 */
+    int64_t acc2[GP_XNL_MAX + 3] = {0};
+    gp_cpu_rsum(v, 1, 2, GP_RT_I64, GP_RK_SUM, GP_AXIS_ALL, f, acc2);         /* 2^64 - 2: overflow */
+    assert_int_equal(gp_xint(acc2, f, 0, &out), -1);
+    assert_true(gp_xvalue(acc2, f) == 0x1p64);                                /* as f64 it is fine */
+    uint64_t u[] = {UINT64_MAX, 1};
+    int64_t acc3[GP_XNL_MAX + 3] = {0};
+    gp_cpu_rsum(u, 1, 2, GP_RT_U64, GP_RK_SUM, GP_AXIS_ALL, f, acc3);
+    assert_int_equal(gp_xint(acc3, f, 1, &out), -1);
+    /* squares: INT64_MIN^2 = 2^126 exactly, three of them */
+    int64_t s[] = {INT64_MIN, INT64_MIN, INT64_MIN};
+    gp_xfmt fq = GP_XFMT_INTSQ;
+    int64_t acc4[GP_XNL_MAX + 3] = {0};
+    gp_cpu_rsum(s, 1, 3, GP_RT_I64, GP_RK_SQ, GP_AXIS_ALL, fq, acc4);
+    assert_true(gp_xvalue(acc4, fq) == 3 * 0x1p126);
+    int8_t b[] = {-128, 127, -1};
+    int64_t acc5[GP_XNL_MAX + 3] = {0};
+    gp_cpu_rsum(b, 1, 3, GP_RT_I8, GP_RK_SQ, GP_AXIS_ALL, fq, acc5);
+    assert_true(gp_xvalue(acc5, fq) == 16384.0 + 16129.0 + 1.0);
+}
+
+static void test_stats_moments(void **state)
+{
+    (void)state;
+    /* large mean, small spread: naive sum of squares would cancel catastrophically */
+    double x[] = {1e8 + 1, 1e8 + 2, 1e8 + 3, 1e8 + 4};
+    gp_rstats s;
+    gp_rstats_init(&s, GP_RT_F64);
+    gp_cpu_rstats(x, 1, 4, 0, GP_RT_F64, &s);
+    double mean, sd;
+    gp_rstats_moments(&s, &mean, &sd);
+    assert_true(mean == 1e8 + 2.5);
+    assert_true(sd == sqrt(1.25));
+    /* split in two panels gives the same bits */
+    gp_rstats a, b;
+    gp_rstats_init(&a, GP_RT_F64);
+    gp_rstats_init(&b, GP_RT_F64);
+    gp_cpu_rstats(x, 1, 1, 0, GP_RT_F64, &a);
+    gp_cpu_rstats(x + 1, 1, 3, 0, GP_RT_F64, &b);
+    for (int i = 0; i < a.fs.nl; i++) a.s[i] += b.s[i];
+    for (int i = 0; i < a.fq.nl; i++) a.q[i] += b.q[i];
+    a.finite += b.finite;
+    double m2, s2;
+    gp_rstats_moments(&a, &m2, &s2);
+    assert_true(bits(m2) == bits(mean) && bits(s2) == bits(sd));
+    float fx[] = {1.5f, -2.25f, 1e30f, -1e30f};
+    gp_rstats_init(&s, GP_RT_F32);
+    gp_cpu_rstats(fx, 2, 2, 0, GP_RT_F32, &s);
+    gp_rstats_moments(&s, &mean, &sd);
+    assert_true(mean == (1.5 - 2.25) / 4);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_known_answers),  cmocka_unit_test(test_nan_inf),
+        cmocka_unit_test(test_permutation_and_split), cmocka_unit_test(test_axes),
+        cmocka_unit_test(test_integers),       cmocka_unit_test(test_stats_moments),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
