@@ -4,6 +4,7 @@
 #ifndef GPIPE_H
 #define GPIPE_H
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <mpi.h>
 #include "pipeline/status.h"
@@ -22,6 +23,18 @@ typedef struct gp_error {
  * reading the column slab it owns and letting MPI-IO's collective buffering do the exchange. */
 typedef enum { GP_STRATEGY_ALLTOALL = 0, GP_STRATEGY_DIRECT = 1 } gp_strategy;
 
+/* An element-wise stage fused into the transpose (job files: cast, scale, affine, standardize):
+ * applied to each panel as it is read, before the transpose, on the worker thread. in is
+ * rows x cols elements of the input's type; out receives rows x cols elements of out_type.
+ * col0 is the panel's first column of A (for per-column coefficients). Returns 0 or a negative
+ * gp_status with a message in err. */
+typedef struct gp_map {
+    int64_t out_type;   /* hid_t of the result type: the output dataset's type */
+    int (*apply)(void *ctx, const void *in, void *out, size_t rows, size_t cols, size_t col0,
+                 char *err, size_t errlen);
+    void *ctx;
+} gp_map;
+
 typedef struct gp_transpose_opts {
     const char *input;          /* HDF5 file */
     const char *dataset;        /* NULL: the only 2-D dataset in the file */
@@ -35,6 +48,7 @@ typedef struct gp_transpose_opts {
     size_t chunk_rows, chunk_cols; /* output chunk shape, 0: contiguous */
     int progress;               /* 1: progress lines on stderr every few seconds (rank 0) */
     int resume;                 /* continue the interrupted run whose partial output exists */
+    const gp_map *map;          /* NULL, or an element-wise stage applied before the transpose */
     int quiet;                  /* no summary on stderr */
     const char *json;           /* JSON-lines summary to this file ("-" = stdout), or NULL */
 } gp_transpose_opts;

@@ -21,6 +21,9 @@ typedef struct {
     const void *src;
     void *dst;
     size_t rows, cols, esize;
+    const gp_map *map;          /* optional stage before the transpose: src -> mid */
+    void *mid;
+    size_t col0;
     int rc;
     char msg[512];
     double seconds;
@@ -30,8 +33,13 @@ static void transpose_job(void *p)
 {
     job_arg *j = p;
     double t = gp__now();
-    if (j->rows && j->cols)
-        j->rc = j->be->transpose(j->be, j->src, j->dst, j->rows, j->cols, j->esize, j->msg, sizeof j->msg);
+    const void *src = j->src;
+    if (j->rows && j->cols && j->map) {
+        j->rc = j->map->apply(j->map->ctx, j->src, j->mid, j->rows, j->cols, j->col0, j->msg, sizeof j->msg);
+        src = j->mid;
+    }
+    if (j->rows && j->cols && !j->rc)
+        j->rc = j->be->transpose(j->be, src, j->dst, j->rows, j->cols, j->esize, j->msg, sizeof j->msg);
     j->seconds = gp__now() - t;
 }
 
@@ -122,7 +130,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     gp_h5_in in;
     gp_h5_out out;
     gp_plan plan = {0};
-    void *rbuf[2] = {0}, *sbuf[2] = {0}, *xbuf[2] = {0};
+    void *rbuf[2] = {0}, *sbuf[2] = {0}, *xbuf[2] = {0}, *mbuf[2] = {0};
     gp_exchange xch[2] = {{0}};
     gp_worker *worker = NULL;
     size_t *col0 = NULL, *ncols = NULL;
@@ -145,26 +153,32 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     if ((st = gp_h5_check_output(comm, o->input, output, o->force, err))) goto done;
 
     size_t mem = o->mem ? o->mem : gp__default_mem(comm);
+    /* With a fused map stage the output's type (and element size) is the map's. */
+    hid_t otype = o->map ? (hid_t)o->map->out_type : in.type;
+    size_t in_es = in.esize, es = H5Tget_size(otype);
     make_backend(comm, o->device, &be, err);
     if (!err->code)
-        gp__plan_make(&plan, o->strategy, in.rows, in.cols, in.esize, nranks, rank, mem, o->panel_rows, err);
+        gp__plan_make(&plan, o->strategy, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank, mem,
+                      o->panel_rows, err);
     if ((st = gp__agree(comm, err))) goto done;
 
     /* Buffers: read (a block of A), send (its transpose), recv (the write layout); with the
      * direct strategy there is no exchange and the transpose is written straight from recv. */
     int direct = plan.strategy == GP_STRATEGY_DIRECT;
-    size_t k = plan.panel_rows, C = in.cols, es = in.esize, w_me = plan.col_blocks[rank].count;
+    size_t k = plan.panel_rows, C = in.cols, w_me = plan.col_blocks[rank].count;
     size_t wmax = plan.col_blocks[0].count;
     size_t read_elems = direct ? k * wmax : k * C;
     for (int i = 0; i < 2; i++) {
-        rbuf[i] = xalloc(be, read_elems * es);
+        rbuf[i] = xalloc(be, read_elems * in_es);
+        mbuf[i] = o->map ? xalloc(be, read_elems * es) : NULL;
         sbuf[i] = direct ? NULL : xalloc(be, read_elems * es);
         xbuf[i] = xalloc(be, (direct ? read_elems : w_me * k * (size_t)nranks) * es);
     }
     col0 = calloc((size_t)nranks, sizeof *col0);
     ncols = calloc((size_t)nranks, sizeof *ncols);
     worker = gp__worker_create();
-    if (!rbuf[0] || !xbuf[0] || !rbuf[1] || !xbuf[1] || (!direct && (!sbuf[0] || !sbuf[1])) || !col0 ||
+    if (!rbuf[0] || !xbuf[0] || !rbuf[1] || !xbuf[1] || (!direct && (!sbuf[0] || !sbuf[1])) ||
+        (o->map && (!mbuf[0] || !mbuf[1])) || !col0 ||
         !ncols || !worker) {
         char a[32];
         gp__fail(err, GP_ENOMEM, "cannot allocate %s of panel buffers (%zu rows per panel); lower --mem or --panel-rows",
@@ -192,7 +206,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
             if (strcmp(sig, jsig))
                 gp__fail(err, GP_EINVAL, "%s: cannot resume: the input changed since the interrupted run "
                          "(was: %s; now: %s); run without --resume to start over", o->input, jsig, sig);
-            else if (nd != 2 || dims[0] != in.cols || dims[1] != in.rows || H5Tequal(ot, in.type) <= 0)
+            else if (nd != 2 || dims[0] != in.cols || dims[1] != in.rows || H5Tequal(ot, otype) <= 0)
                 gp__fail(err, GP_EFORMAT, "%s: cannot resume: %s in %s does not match the input", output,
                          out.dset_path, out.tmp_path);
             else if (rows_done > in.rows)
@@ -203,7 +217,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
         }
         if ((st = gp__agree(comm, err))) goto done;
     } else {
-        st = gp_h5_create_output(comm, output, odset, in.type, in.cols, in.rows, o->chunk_rows, o->chunk_cols,
+        st = gp_h5_create_output(comm, output, odset, otype, in.cols, in.rows, o->chunk_rows, o->chunk_cols,
                                  &out, err);
         have_out = 1;
         if (st) goto done;
@@ -249,13 +263,15 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
             gp__exchange_wait(&xch[i % 2], err);
             tstage[ST_WAIT] += gp__now() - t;
         }
-        job_arg job = {be, NULL, NULL, 0, 0, es, 0, "", 0};
+        job_arg job = {be, NULL, NULL, 0, 0, es, o->map, NULL, 0, 0, "", 0};
         if (i < n) {
             gp__plan_read_block(&plan, rank, i, &rr, &rc);
             job.src = rbuf[i % 2];
             job.dst = direct ? xbuf[i % 2] : sbuf[i % 2];
             job.rows = rr.count;
             job.cols = rc.count;
+            job.mid = mbuf[i % 2];
+            job.col0 = rc.start;
             gp__worker_start(worker, transpose_job, &job);
         }
         if (!direct && i >= 1 && i <= n) {
@@ -267,7 +283,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
         if (i >= lag) {
             int nb = gp__plan_write_strips(&plan, i - lag, col0, ncols);
             t = gp__now();
-            gp_h5_write_blocks(&out, in.type, plan.col_blocks[rank].start, w_me, nb, col0, ncols, xbuf[(i - lag) % 2], err);
+            gp_h5_write_blocks(&out, otype, plan.col_blocks[rank].start, w_me, nb, col0, ncols, xbuf[(i - lag) % 2], err);
             gp__fault("write", i - lag, rank, err);
             tstage[ST_WRITE] += gp__now() - t;
             progress_step(&prog, i - lag + 1);
@@ -357,6 +373,7 @@ done:;
     if (be) {
         for (int i = 0; i < 2; i++) {
             if (rbuf[i]) be->host_free(be, rbuf[i]);
+            if (mbuf[i]) be->host_free(be, mbuf[i]);
             if (sbuf[i]) be->host_free(be, sbuf[i]);
             if (xbuf[i]) be->host_free(be, xbuf[i]);
         }
