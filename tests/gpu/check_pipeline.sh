@@ -10,6 +10,7 @@ trap 'rm -rf "$W"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 run() { "$MPIEXEC" -q -n "$@"; }
 # the machine's Python must not see an MPI/HDF5 runtime bundle's libraries
+env -u LD_LIBRARY_PATH "$PY" -c "import h5py" 2>/dev/null || PY=python3
 py() { env -u LD_LIBRARY_PATH "$PY" "$@"; }
 
 run 1 "$G" gen "$W/probe.h5" --shape 3x5 --dtype f32 -q || exit 1

@@ -8,14 +8,18 @@
 set -eu
 here=$(cd "$(dirname "$0")/../.." && pwd)
 gp=${1:-$here/build/gpipe}
-py=/usr/bin/python3
+# Python with h5py, run without a runtime bundle's libraries (gpcommon hands them back to gpipe)
+export GP_CHILD_LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}
+pybin=/usr/bin/python3
+env -u LD_LIBRARY_PATH $pybin -c "import h5py" 2>/dev/null || pybin=python3
+py() { env -u LD_LIBRARY_PATH $pybin "$@"; }
 nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU visible: skipped"; exit 77; }
-for np in 1 2; do
-  $py "$here/tests/mpi/check_reduce.py" --gpipe "$gp" --np $np --device cuda --only reduce_
+for np in ${GP_REDUCE_NPS:-1 2}; do
+  py "$here/tests/mpi/check_reduce.py" --gpipe "$gp" --np $np --device cuda --only reduce_
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-$py - "$tmp" <<'PY'
+py - "$tmp" <<'PY'
 import sys, numpy as np, h5py
 rng = np.random.default_rng(3)
 for name, shape, dt in (("f32", (4099, 1031), "<f4"), ("f64", (1031, 2053), "<f8"), ("i32", (2049, 513), "<i4"),
@@ -27,7 +31,7 @@ for name, shape, dt in (("f32", (4099, 1031), "<f4"), ("f64", (1031, 2053), "<f8
 PY
 fail=0
 for f in f32 f64 i32 tall wide; do
-  for op in sum mean sumsq norm2 min max absmax; do
+  for op in ${GP_REDUCE_OPS:-sum mean sumsq norm2 min max absmax}; do
     for axis in all rows cols; do
       for pr in "" "--panel-rows 97"; do
         c=$(mpirun --allow-run-as-root --oversubscribe -q -n 2 "$gp" reduce "$tmp/$f.h5" --op $op --axis $axis --device cpu $pr --json - -q | sed 's/.*"bits"://')

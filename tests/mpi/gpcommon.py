@@ -80,6 +80,10 @@ def parse_args(description, default_np=1, extra=None):
 
 def mpi_env():
     env = dict(os.environ)
+    # On a machine whose MPI/HDF5 runtime lives in a bundle, Python runs without the bundle's
+    # LD_LIBRARY_PATH (its own h5py must not see those libraries) and gpipe gets it back here.
+    if env.get("GP_CHILD_LD_LIBRARY_PATH"):
+        env["LD_LIBRARY_PATH"] = env["GP_CHILD_LD_LIBRARY_PATH"]
     env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
     env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
     env["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
