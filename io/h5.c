@@ -302,6 +302,12 @@ void gp_h5_close_input(gp_h5_in *in)
 gp_status gp_h5_read_block(gp_h5_in *in, size_t row0, size_t nrows, size_t col0, size_t ncols, void *buf,
                            gp_error *e)
 {
+    return gp_h5_read_block_as(in, in->type, row0, nrows, col0, ncols, buf, e);
+}
+
+gp_status gp_h5_read_block_as(gp_h5_in *in, hid_t mem_type, size_t row0, size_t nrows, size_t col0,
+                              size_t ncols, void *buf, gp_error *e)
+{
     hid_t fs = H5Dget_space(in->dset), ms;
     if (nrows == 0 || ncols == 0) {
         hsize_t one = 1;
@@ -315,7 +321,7 @@ gp_status gp_h5_read_block(gp_h5_in *in, size_t row0, size_t nrows, size_t col0,
     }
     hid_t dxpl = coll_dxpl();
     if (in->independent) H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_INDEPENDENT);
-    herr_t rc = H5Dread(in->dset, in->type, ms, fs, dxpl, buf);
+    herr_t rc = H5Dread(in->dset, mem_type, ms, fs, dxpl, buf);
     char why[300] = "";
     if (rc < 0) h5why(why, sizeof why);
     H5Pclose(dxpl);

@@ -43,6 +43,9 @@ gp_status gp_h5_read_rows(gp_h5_in *in, size_t row0, size_t nrows, void *buf, gp
 /* Collective: the block rows [row0, +nrows) x columns [col0, +ncols) into buf (nrows x ncols). */
 gp_status gp_h5_read_block(gp_h5_in *in, size_t row0, size_t nrows, size_t col0, size_t ncols, void *buf,
                            gp_error *e);
+/* The same, converted by HDF5 to mem_type (e.g. a native type for arithmetic). */
+gp_status gp_h5_read_block_as(gp_h5_in *in, hid_t mem_type, size_t row0, size_t nrows, size_t col0,
+                              size_t ncols, void *buf, gp_error *e);
 
 /* Collective: a signature of the input that changes when its data may have changed: file size
  * and mtime, dataset path, shape and type, and a hash of sampled rows (first and last). */

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <hdf5.h>
 #include "pipeline/internal.h"
 
 gp_status gp__fail(gp_error *e, gp_status code, const char *fmt, ...)
@@ -40,4 +41,14 @@ gp_status gp__agree(MPI_Comm comm, gp_error *e)
     else
         memcpy(e->msg, msg, sizeof msg);
     return code;
+}
+
+void gp__begin(MPI_Comm comm, gp_error *e, int *rank, int *nranks)
+{
+    MPI_Comm_rank(comm, rank);
+    MPI_Comm_size(comm, nranks);
+    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);   /* MPI errors become gp_status */
+    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);              /* HDF5's stack dumps off: one line */
+    memset(e, 0, sizeof *e);
+    e->rank = -1;
 }

@@ -108,12 +108,7 @@ static void gen_fill(void *buf, size_t first, size_t n, char kind, size_t msize,
 gp_status gp_gen(MPI_Comm comm, const gp_gen_opts *o, gp_error *err)
 {
     int rank, nranks;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &nranks);
-    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    memset(err, 0, sizeof *err);
-    err->rank = -1;
+    gp__begin(comm, err, &rank, &nranks);
     hid_t ftype = H5I_INVALID_HID, mtype = H5I_INVALID_HID;
     char kind = 0;
     size_t msize = 0;

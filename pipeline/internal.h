@@ -15,6 +15,9 @@ gp_status gp__fail(gp_error *e, gp_status code, const char *fmt, ...)
  * every rank's e holds the message of the lowest failing rank (prefixed "rank N: " when N != 0
  * and the other ranks did not fail the same way). */
 gp_status gp__agree(MPI_Comm comm, gp_error *e);
+/* Start of every collective entry point: rank and size, MPI errors returned (not fatal), HDF5's
+ * automatic error printing off, e cleared. */
+void gp__begin(MPI_Comm comm, gp_error *e, int *rank, int *nranks);
 
 /* ---- plan (plan.c) --------------------------------------------------------- */
 typedef struct { size_t start, count; } gp_range;

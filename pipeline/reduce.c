@@ -66,33 +66,7 @@ gp_status gp__rin_read(gp_rin *in, size_t row0, size_t nrows, size_t col0, size_
                        gp_error *e)
 {
     if (ncols == (size_t)-1) { col0 = 0; ncols = in->h.cols; }
-    hid_t fs = H5Dget_space(in->h.dset), ms;
-    if (nrows == 0 || ncols == 0) {
-        hsize_t one = 1;
-        H5Sselect_none(fs);
-        ms = H5Screate_simple(1, &one, NULL);
-        H5Sselect_none(ms);
-    } else {
-        hsize_t start[2] = {row0, col0}, count[2] = {nrows, ncols};
-        H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
-        ms = H5Screate_simple(2, count, NULL);
-    }
-    hid_t dxpl = H5Pcreate(H5P_DATASET_XFER);
-    H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE);
-    herr_t rc = H5Dread(in->h.dset, in->mtype, ms, fs, dxpl, buf);
-    char why[300] = "";
-    if (rc < 0) {
-        char r[256];
-        gp_h5_last_error(r, sizeof r);
-        if (r[0]) snprintf(why, sizeof why, " (HDF5: %s)", r);
-    }
-    H5Pclose(dxpl);
-    H5Sclose(ms);
-    H5Sclose(fs);
-    if (rc < 0)
-        return gp__fail(e, GP_EIO, "%s: %s: reading rows %zu..%zu failed%s", in->h.path, in->h.dset_path, row0,
-                        row0 + nrows, why);
-    return GP_OK;
+    return gp_h5_read_block_as(&in->h, in->mtype, row0, nrows, col0, ncols, buf, e);
 }
 
 size_t gp__rpanel_rows(size_t cols, size_t esize, size_t per_row_extra, int nbuf, size_t mem,
@@ -350,12 +324,7 @@ static void print_value(FILE *f, char otype, uint64_t v)
 gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
 {
     int rank, nranks;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &nranks);
-    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    memset(err, 0, sizeof *err);
-    err->rank = -1;
+    gp__begin(comm, err, &rank, &nranks);
     double t0 = gp__now(), tread = 0, tkern = 0, twait = 0;
 
     gp_rin in;

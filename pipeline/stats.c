@@ -117,12 +117,7 @@ static json_t *jnum(double d)
 gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
 {
     int rank, nranks;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &nranks);
-    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    memset(err, 0, sizeof *err);
-    err->rank = -1;
+    gp__begin(comm, err, &rank, &nranks);
     double t0 = gp__now();
     gp_rin in;
     memset(&in, 0, sizeof in);

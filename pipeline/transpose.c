@@ -117,12 +117,7 @@ static void write_json(const char *path, json_t *j, int quiet, gp_error *e)
 gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
 {
     int rank, nranks;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &nranks);
-    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    memset(err, 0, sizeof *err);
-    err->rank = -1;
+    gp__begin(comm, err, &rank, &nranks);
     double t0 = gp__now(), tstage[ST_N] = {0};
     gp__signals_install();
 

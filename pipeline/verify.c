@@ -74,12 +74,7 @@ static void fmt_value(const gp_rin *in, const unsigned char *v, char *out, size_
 gp_status gp_verify(MPI_Comm comm, const gp_verify_opts *o, int *differ, char *msg, size_t msglen, gp_error *err)
 {
     int rank, nranks;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &nranks);
-    MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
-    memset(err, 0, sizeof *err);
-    err->rank = -1;
+    gp__begin(comm, err, &rank, &nranks);
     *differ = 0;
     msg[0] = 0;
     double t0 = gp__now();
