@@ -183,6 +183,26 @@ static herr_t visit_cb(hid_t g, const char *name, const H5L_info_t *info, void *
     return 0;
 }
 
+/* A filter of the dataset's pipeline that this HDF5 cannot apply, described into buf; 0 if none. */
+static int missing_filter(hid_t dset, char *buf, size_t n)
+{
+    hid_t dcpl = H5Dget_create_plist(dset);
+    int nf = dcpl >= 0 ? H5Pget_nfilters(dcpl) : 0, missing = 0;
+    for (int i = 0; i < nf && !missing; i++) {
+        unsigned flags, cd[16];
+        size_t ncd = 16;
+        char name[128] = "";
+        H5Z_filter_t id = H5Pget_filter2(dcpl, (unsigned)i, &flags, &ncd, cd, sizeof name, name, NULL);
+        if (id >= 0 && H5Zfilter_avail(id) <= 0) {
+            snprintf(buf, n, "filter %d%s%s%s", (int)id, name[0] ? " (" : "", name, name[0] ? ")" : "");
+            missing = 1;
+        }
+    }
+    if (dcpl >= 0) H5Pclose(dcpl);
+    H5Eclear2(H5E_DEFAULT);
+    return missing;
+}
+
 /* Resolve -d (or find the only 2-D dataset) and open it. */
 static gp_status open_dataset(gp_h5_in *in, const char *dataset, gp_error *e)
 {
@@ -270,6 +290,9 @@ gp_status gp_h5_open_input(MPI_Comm comm, const char *path, const char *dataset,
                 u += (size_t)snprintf(shape + u, sizeof shape - u, "%s%llu", i ? "x" : "", (unsigned long long)dims[i]);
             gp__fail(e, GP_EFORMAT, "%s: %s is %d-D (shape %s), gpipe needs a 2-D dataset", path,
                      in->dset_path, nd, shape);
+        } else if (missing_filter(in->dset, why, sizeof why)) {
+            gp__fail(e, GP_EFORMAT, "%s: %s is compressed with %s, which this HDF5 library cannot decode", path,
+                     in->dset_path, why);
         } else if (bad) {
             char td[256];
             gp_h5_type_desc(in->type, td, sizeof td);

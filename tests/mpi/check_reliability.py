@@ -133,6 +133,18 @@ def main():
         check(not os.path.exists(out) and not tmp_leftovers(d), "files left behind")
     s.case("resume with nothing to resume", nothing_to_resume)
 
+    def unknown_filter():
+        d = s.casedir("lzf")
+        src, out = os.path.join(d, "in.h5"), os.path.join(d, "out.h5")
+        with h5py.File(src, "w") as f:   # LZF is h5py's own filter: no plain HDF5 library has it
+            f.create_dataset("/m", data=np.ones((50, 40)), chunks=(10, 10), compression="lzf")
+        r = run(["transpose", src, "-o", out, "-q"], args.np)
+        lines = gpipe_stderr_lines(r)
+        check(r.rc == 2 and len(lines) == 1 and "lzf" in lines[0] and "/m" in lines[0],
+              "expected one line naming the dataset and the filter\n%s" % r.describe())
+        check(not os.path.exists(out) and not tmp_leftovers(d), "files left behind")
+    s.case("unavailable filter", unknown_filter)
+
     def disk_full():
         d = s.casedir("enospc")
         src = os.path.join(d, "in.h5")
