@@ -22,6 +22,7 @@ static const char *usage_main =
     "                 bit-reproducible for any rank count, panel size and backend\n"
     "  stats IN       count, min, max, mean, std, NaN/Inf counts, checksum (one pass)\n"
     "  verify A B     compare two datasets (--transposed: B == A^T) without gathering them\n"
+    "  run JOB.ini    run a job file: a chain of stages over many datasets in one launch\n"
     "  bench kernels  GPU transpose kernel benchmark (CUDA builds with a GPU)\n"
     "\n"
     "options:\n"
@@ -96,6 +97,8 @@ typedef struct { int rank; } cli_ctx;
 int gp_cli_reduce(int argc, char **argv, MPI_Comm comm);
 int gp_cli_stats(int argc, char **argv, MPI_Comm comm);
 int gp_cli_verify(int argc, char **argv, MPI_Comm comm);
+/* run (cli_job.c) */
+int gp_cli_run(int argc, char **argv, MPI_Comm comm);
 
 /* Prints from rank 0 only. */
 static int say_error(cli_ctx *c, const char *fmt, const char *a, const char *b)
@@ -286,6 +289,7 @@ int gp_cli_main(int argc, char **argv, MPI_Comm comm)
     if (!strcmp(cmd, "reduce")) return gp_cli_reduce(argc - 1, argv + 1, comm);
     if (!strcmp(cmd, "stats")) return gp_cli_stats(argc - 1, argv + 1, comm);
     if (!strcmp(cmd, "verify")) return gp_cli_verify(argc - 1, argv + 1, comm);
+    if (!strcmp(cmd, "run")) return gp_cli_run(argc - 1, argv + 1, comm);
     if (!strcmp(cmd, "bench")) {
         if (argc < 3 || strcmp(argv[2], "kernels"))
             return say_error(&c, "bench: expected `gpipe bench kernels`%s%s", "", "");

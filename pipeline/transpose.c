@@ -155,6 +155,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     if (!err->code)
         gp__plan_make(&plan, o->strategy, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank, mem,
                       o->panel_rows, err);
+    plan.esize = es;   /* budget sized for the larger element; the exchange moves output elements */
     if ((st = gp__agree(comm, err))) goto done;
 
     /* Buffers: read (a block of A), send (its transpose), recv (the write layout); with the

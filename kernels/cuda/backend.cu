@@ -141,12 +141,13 @@ int cuda_transpose(gp_backend *b, const void *src, void *dst, size_t rows, size_
     int rc;
     if ((rc = ck(cudaSetDevice(dv), dv, "cudaSetDevice", err, errlen))) return rc;
     const size_t row_bytes = cols * esize, total = rows * row_bytes;
-    /* Slabs along the longer side; each slab at least 16 MiB (or what fits), at most 1/8 of
-     * the panel so that the three stages overlap. */
+    /* Slabs along the longer side; each slab at least 8 MiB (or what fits), at most 1/16 of
+     * the panel: copy-in of the first and copy-out of the last slab run alone, so n slabs reach
+     * about n/(n+1) of the both-ways copy rate (1/8 measured 89.6%). */
     const int by_cols = cols > rows;
     const size_t line = by_cols ? rows * esize : row_bytes;   /* bytes of one slab unit */
     const size_t units = by_cols ? cols : rows;
-    if ((rc = reserve(c, total / 8 > (16u << 20) ? total / 8 : total, line, err, errlen))) return rc;
+    if ((rc = reserve(c, total / 16 > (8u << 20) ? total / 16 : total, line, err, errlen))) return rc;
     size_t slab = c->cap / line;
     if (slab >= units) {
         slab = units;
