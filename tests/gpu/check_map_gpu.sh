@@ -12,6 +12,9 @@ GPIPE=${1:?usage: check_map_gpu.sh GPIPE BENCH_MAP [MPIEXEC] [PYTHON]}
 BENCH=${2:?usage: check_map_gpu.sh GPIPE BENCH_MAP [MPIEXEC] [PYTHON]}
 MPIEXEC=${3:-mpirun}
 PY=${4:-/usr/bin/python3}
+# Python with h5py, run without a runtime bundle's libraries (see tests/gpu/check_pipeline.sh)
+env -u LD_LIBRARY_PATH "$PY" -c "import h5py" 2>/dev/null || PY=python3
+py() { env -u LD_LIBRARY_PATH "$PY" "$@"; }
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
   echo "SKIP: no GPU"
   exit 77
@@ -24,7 +27,7 @@ say() { printf '%s\n' "$*"; }
 "$BENCH" --rows 1000 --cols 1000 --reps 2 --check || { say "FAIL: bench_map --check (1000 columns, constant table)"; fail=1; }
 "$BENCH" --rows 300 --cols 6000 --reps 2 --check || { say "FAIL: bench_map --check (6000 columns, ldg only)"; fail=1; }
 
-"$PY" - "$T" <<'PYEOF' || { say "FAIL: making inputs"; exit 1; }
+py - "$T" <<'PYEOF' || { say "FAIL: making inputs"; exit 1; }
 import sys, numpy as np, h5py
 t = sys.argv[1]
 rng = np.random.default_rng(5)
@@ -49,7 +52,7 @@ for np in 1 2; do
         { say "FAIL: gpipe run $dev$tr.ini at -n $np"; fail=1; }
     done
     for i in 0 1 2; do
-      "$PY" - "$T/in$i.cpu$tr.h5" "$T/in$i.cuda$tr.h5" <<'PYEOF' || { say "FAIL: map_device cuda != cpu for in$i ($tr, -n $np)"; fail=1; }
+      py - "$T/in$i.cpu$tr.h5" "$T/in$i.cuda$tr.h5" <<'PYEOF' || { say "FAIL: map_device cuda != cpu for in$i ($tr, -n $np)"; fail=1; }
 import sys, h5py
 a = h5py.File(sys.argv[1], "r")["data"][...]
 b = h5py.File(sys.argv[2], "r")["data"][...]
