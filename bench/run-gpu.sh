@@ -10,6 +10,7 @@ PART=${2:-all}   # tests | bench | all
 O=${OUT:-/tmp/gpipe-gpu}
 mkdir -p "$O"
 W=$(mktemp -d /tmp/gpipe-run-XXXXXX)
+export LD_LIBRARY_PATH=$PWD/$B/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}   # libinih (bench/slim-build.sh)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$O/gpu.txt"
 nproc | sed 's/^/cpus: /' | tee -a "$O/gpu.txt"

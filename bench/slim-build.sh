@@ -8,4 +8,7 @@ mkdir -p "$slim"
 (cd "$full" && find . -type f ! -name '*.o' ! -name '*.a' ! -name '*.d' -print0) |
   (cd "$full" && xargs -0 cp --parents -t "../$(basename "$slim")")
 find "$slim" -type f -perm -u+x -exec sh -c 'file -b "$1" | grep -q ELF && strip --strip-debug "$1"' _ {} \;
+# libraries the GPU machine lacks (its MPI + HDF5 come from .devdeps): bench/run-gpu.sh adds lib/
+mkdir -p "$slim/lib"
+for l in libinih.so.1; do cp -L "/usr/lib/x86_64-linux-gnu/$l" "$slim/lib/" 2>/dev/null || true; done
 du -sh "$slim"
