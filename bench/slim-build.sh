@@ -5,8 +5,8 @@ set -eu
 full=$1 slim=$2
 rm -rf "$slim"
 mkdir -p "$slim"
-(cd "$full" && find . -type f ! -name '*.o' ! -name '*.a' ! -name '*.d' -print0) |
-  (cd "$full" && xargs -0 cp --parents -t "../$(basename "$slim")")
+slim=$(cd "$slim" && pwd)
+(cd "$full" && find . -type f ! -name '*.o' ! -name '*.a' ! -name '*.d' -print0 | xargs -0 cp --parents -t "$slim")
 find "$slim" -type f -perm -u+x -exec sh -c 'file -b "$1" | grep -q ELF && strip --strip-debug "$1"' _ {} \;
 # libraries the GPU machine lacks (its MPI + HDF5 come from .devdeps): bench/run-gpu.sh adds lib/
 mkdir -p "$slim/lib"
