@@ -371,18 +371,21 @@ t_chain_fail() {
 # with the exact transpose; without --resume it ends FAILED with exit code 2 and no output.
 t_signal() {
     newdir signal
-    gen "$D/big.h5" 4096x4096 f64 5 || return 1
+    gen "$D/big.h5" 8192x4096 f64 5 || return 1
     local out job log resumable=0
     "$GPIPE" transpose --help 2>/dev/null | grep -q -- --resume && resumable=1
-    # GPIPE_JOURNAL_SECONDS: gpipe records the finished rows every 0.5 s (default 5 s), so that
-    # it has kept a partial output by the time the signal comes
-    out=$(cd "$D" && GPIPE_JOURNAL_SECONDS=0.5 sbatch --parsable --ntasks=2 --time=10 \
+    # GPIPE_JOURNAL_SECONDS=0: gpipe records the finished rows after every panel (default every
+    # 5 s), so that it has kept a partial output by the time the signal comes
+    out=$(cd "$D" && GPIPE_JOURNAL_SECONDS=0 sbatch --parsable --ntasks=2 --time=10 \
           "$SL/gpipe-transpose.sbatch" big.h5 -- --panel-rows 4) \
         || bad "sbatch failed: $out" || return 1
     job=${out%%;*} log=$D/gpipe-transpose_$job.out
     for _ in $(seq 60); do grep -q 'gpipe-slurm: .* run: ' "$log" 2>/dev/null && break; sleep 0.5; done
     grep -q 'gpipe-slurm: .* run: ' "$log" 2>/dev/null || bad "job $job did not start gpipe within 30 s" || return 1
-    sleep 2   # gpipe is inside its panel loop by then (512 panels of 2x4 rows take ~15 s here)
+    # signal as soon as gpipe is inside its panel loop: its partial output exists (1024 panels of
+    # 2x4 rows follow; a fixed sleep was too long once the machine was fast)
+    for _ in $(seq 200); do [ -e "$D/.big.T.h5.gpipe-tmp" ] && break; sleep 0.05; done
+    sleep 0.5   # a few panels journaled
     scancel --batch --signal=USR1 "$job" || bad "scancel --batch --signal=USR1 $job failed" || return 1
     wait_ended "$job" 180 || return 1
     log_has "$log" "received SIGUSR1 (the time limit is near): forwarding SIGUSR1 to the $expect_launcher step" || return 1
