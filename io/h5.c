@@ -530,9 +530,9 @@ gp_status gp_h5_journal_read(gp_h5_out *out, const char *key, char *buf, size_t 
     return GP_OK;
 }
 
-gp_status gp_h5_create_output(MPI_Comm comm, const char *output, const char *dset_path, hid_t type,
-                              size_t rows, size_t cols, size_t chunk_r, size_t chunk_c,
-                              gp_h5_out *out, gp_error *e)
+/* The body of both create functions: a temporary file with one dataset of ndims dimensions. */
+static gp_status create_output(MPI_Comm comm, const char *output, const char *dset_path, hid_t type, int ndims,
+                               const hsize_t *dims, const hsize_t *chunk, gp_h5_out *out, gp_error *e)
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
@@ -551,14 +551,18 @@ gp_status gp_h5_create_output(MPI_Comm comm, const char *output, const char *dse
     gp_status st = gp__agree(comm, e);
     if (st) return st;
 
-    hsize_t dims[2] = {rows, cols};
-    hid_t space = H5Screate_simple(2, dims, NULL);
+    hid_t space = H5Screate_simple(ndims, dims, NULL);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
     H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
     H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
-    if (chunk_r && chunk_c && rows && cols) {
-        hsize_t ch[2] = {chunk_r < rows ? chunk_r : rows, chunk_c < cols ? chunk_c : cols};
-        H5Pset_chunk(dcpl, 2, ch);
+    if (chunk) {
+        hsize_t ch[H5S_MAX_RANK];
+        int ok = 1;
+        for (int i = 0; i < ndims; i++) {
+            ok = ok && chunk[i] && dims[i];
+            ch[i] = chunk[i] < dims[i] ? chunk[i] : dims[i];
+        }
+        if (ok) H5Pset_chunk(dcpl, ndims, ch);
     }
     hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
     H5Pset_create_intermediate_group(lcpl, 1);
@@ -575,6 +579,21 @@ gp_status gp_h5_create_output(MPI_Comm comm, const char *output, const char *dse
     H5Fget_filesize(out->file, &size);
     if (rank == 0) reserve_space(out->tmp_path, (off_t)size, output, e);
     return gp__agree(comm, e);
+}
+
+gp_status gp_h5_create_output(MPI_Comm comm, const char *output, const char *dset_path, hid_t type,
+                              size_t rows, size_t cols, size_t chunk_r, size_t chunk_c,
+                              gp_h5_out *out, gp_error *e)
+{
+    hsize_t dims[2] = {rows, cols}, chunk[2] = {chunk_r, chunk_c};
+    return create_output(comm, output, dset_path, type, 2, dims, chunk_r && chunk_c ? chunk : NULL, out, e);
+}
+
+gp_status gp_h5_create_output_1d(MPI_Comm comm, const char *output, const char *dset_path, hid_t type,
+                                 size_t n, gp_h5_out *out, gp_error *e)
+{
+    hsize_t dims[1] = {n};
+    return create_output(comm, output, dset_path, type, 1, dims, NULL, out, e);
 }
 
 gp_status gp_h5_write_blocks(gp_h5_out *out, hid_t mem_type, size_t row0, size_t nrows,

@@ -60,6 +60,9 @@ gp_status gp_h5_check_output(MPI_Comm comm, const char *input, const char *outpu
 gp_status gp_h5_create_output(MPI_Comm comm, const char *output, const char *dset_path, hid_t type,
                               size_t rows, size_t cols, size_t chunk_r, size_t chunk_c,
                               gp_h5_out *out, gp_error *e);
+/* The same for a 1-D dataset of n elements (per-row or per-column results). */
+gp_status gp_h5_create_output_1d(MPI_Comm comm, const char *output, const char *dset_path, hid_t type,
+                                 size_t n, gp_h5_out *out, gp_error *e);
 /* Collective write: rows [row0, row0+nrows) x the union of column ranges (ncols[i] at col0[i],
  * increasing) from buf laid out as nrows x sum(ncols), elements of mem_type. */
 gp_status gp_h5_write_blocks(gp_h5_out *out, hid_t mem_type, size_t row0, size_t nrows,

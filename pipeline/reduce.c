@@ -144,54 +144,7 @@ void gp__rjson(const char *path, void *obj, gp_error *e)
     json_decref(j);
 }
 
-/* ---- 1-D output (temporary name, renamed by gp_h5_finish_output) ------------------------------ */
-static gp_status create_1d(MPI_Comm comm, const char *output, const char *dset_path, hid_t ftype, size_t n,
-                           gp_h5_out *out, gp_error *e)
-{
-    int rank;
-    MPI_Comm_rank(comm, &rank);
-    memset(out, 0, sizeof *out);
-    out->file = out->dset = H5I_INVALID_HID;
-    snprintf(out->final_path, sizeof out->final_path, "%s", output);
-    snprintf(out->dset_path, sizeof out->dset_path, "%s%s", dset_path[0] == '/' ? "" : "/", dset_path);
-    if (rank == 0) {
-        char dir[PATH_MAX], base[PATH_MAX];
-        gp__path_dir(output, dir, sizeof dir);
-        gp__path_base(output, base, sizeof base);
-        snprintf(out->tmp_path, sizeof out->tmp_path, "%s/.%s.gpipe-tmp.%ld", dir, base, (long)getpid());
-    }
-    MPI_Bcast(out->tmp_path, (int)sizeof out->tmp_path, MPI_CHAR, 0, comm);
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL);
-    H5Pset_all_coll_metadata_ops(fapl, 1);
-    H5Pset_coll_metadata_write(fapl, 1);
-    out->file = H5Fcreate(out->tmp_path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
-    H5Pclose(fapl);
-    char why[256];
-    if (out->file < 0) {
-        gp_h5_last_error(why, sizeof why);
-        gp__fail(e, GP_EIO, "%s: cannot create the output file%s%s", output, why[0] ? ": " : "", why);
-    }
-    gp_status st = gp__agree(comm, e);
-    if (st) return st;
-    hsize_t dims[1] = {n};
-    hid_t space = H5Screate_simple(1, dims, NULL);
-    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER);
-    H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY);
-    hid_t lcpl = H5Pcreate(H5P_LINK_CREATE);
-    H5Pset_create_intermediate_group(lcpl, 1);
-    out->dset = H5Dcreate2(out->file, out->dset_path, ftype, space, lcpl, dcpl, H5P_DEFAULT);
-    if (out->dset < 0) {
-        gp_h5_last_error(why, sizeof why);
-        gp__fail(e, GP_EIO, "%s: cannot create dataset %s%s%s", output, out->dset_path, why[0] ? ": " : "", why);
-    }
-    H5Pclose(lcpl);
-    H5Pclose(dcpl);
-    H5Sclose(space);
-    return gp__agree(comm, e);
-}
-
+/* ---- 1-D output: io/h5.c's gp_h5_create_output_1d, renamed by gp_h5_finish_output ---- */
 static gp_status write_1d(gp_h5_out *out, hid_t mtype, size_t start, size_t n, const void *buf, gp_error *e)
 {
     hid_t fs = H5Dget_space(out->dset), ms;
@@ -473,7 +426,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
         char dpath[1100];
         snprintf(dpath, sizeof dpath, "%s", o->output_dataset ? o->output_dataset
                  : x.axis == GP_AXIS_ROWS ? "/rows" : x.axis == GP_AXIS_COLS ? "/cols" : "/all");
-        st = create_1d(comm, o->output, dpath, ft, ntotal, &out, err);
+        st = gp_h5_create_output_1d(comm, o->output, dpath, ft, ntotal, &out, err);
         have_out = 1;
         if (st) goto done;
         char src[PATH_MAX + 1100], what[64];
