@@ -445,16 +445,22 @@ void gp_h5_tmp_path(const char *output, char *buf, size_t n)
     snprintf(buf, n, "%s/.%s.gpipe-tmp", dir, base);
 }
 
-gp_status gp_h5_open_partial(MPI_Comm comm, const char *output, const char *dset_path, gp_h5_out *out,
-                             gp_error *e)
+/* An empty output: no handles, the final, temporary and dataset paths set. */
+static void out_init(gp_h5_out *out, const char *output, const char *dset_path)
 {
-    int rank;
-    MPI_Comm_rank(comm, &rank);
     memset(out, 0, sizeof *out);
     out->file = out->dset = H5I_INVALID_HID;
     snprintf(out->final_path, sizeof out->final_path, "%s", output);
     snprintf(out->dset_path, sizeof out->dset_path, "%s%s", dset_path[0] == '/' ? "" : "/", dset_path);
     gp_h5_tmp_path(output, out->tmp_path, sizeof out->tmp_path);
+}
+
+gp_status gp_h5_open_partial(MPI_Comm comm, const char *output, const char *dset_path, gp_h5_out *out,
+                             gp_error *e)
+{
+    int rank;
+    MPI_Comm_rank(comm, &rank);
+    out_init(out, output, dset_path);
     if (rank == 0 && access(out->tmp_path, F_OK) != 0)
         gp__fail(e, GP_EIO, "%s: nothing to resume: no partial output %s from an interrupted run", output,
                  out->tmp_path);
@@ -536,11 +542,7 @@ static gp_status create_output(MPI_Comm comm, const char *output, const char *ds
 {
     int rank;
     MPI_Comm_rank(comm, &rank);
-    memset(out, 0, sizeof *out);
-    out->file = out->dset = H5I_INVALID_HID;
-    snprintf(out->final_path, sizeof out->final_path, "%s", output);
-    snprintf(out->dset_path, sizeof out->dset_path, "%s%s", dset_path[0] == '/' ? "" : "/", dset_path);
-    gp_h5_tmp_path(output, out->tmp_path, sizeof out->tmp_path);
+    out_init(out, output, dset_path);
 
     char why[300];
     hid_t fapl = mpio_fapl(comm);
