@@ -18,6 +18,17 @@ typedef enum {
     GP_TILE_NAIVE        /* no shared memory at all (reference point for benches) */
 } gp_tile_layout;
 
+/* One panel of the GPU-to-GPU exchange (transpose_exchange): this rank's rows x cols of A in,
+ * its w_me x K block of B out (K = sum of peer_rows; rank p's block in columns
+ * [sum_{p' < p} peer_rows[p'], + peer_rows[p])), the write layout of pipeline/exchange.c. */
+typedef struct gp_xchg_panel {
+    size_t rows, cols, esize;
+    int nranks, rank;
+    const size_t *col_start, *col_count;  /* per rank q: A's columns that are q's rows of B */
+    const size_t *peer_rows;              /* per rank p: its rows of A in this panel */
+    double seconds[4];                    /* out: host->device, kernel, exchange, device->host */
+} gp_xchg_panel;
+
 typedef struct gp_backend gp_backend;
 struct gp_backend {
     const char *name;   /* "cpu" or "cuda" */
@@ -32,6 +43,18 @@ struct gp_backend {
                      size_t esize, char *err, size_t errlen);
     void (*destroy)(gp_backend *b);
     char desc[128];     /* e.g. "cuda:0 NVIDIA H200 (sm_90)" for logs */
+    char dev_id[64];    /* the device's identity on its host (PCI bus id), "" on the CPU */
+
+    /* Optional device-to-device exchange (NCCL); NULL where the backend has none.
+     * xchg_init: collective over the ranks, id from gp_cuda_nccl_unique_id on rank 0.
+     * transpose_exchange: collective; every rank calls it for every panel, even after a local
+     * failure. xchg_abort: thread-safe; makes a pending or later exchange fail at once. */
+    int (*xchg_init)(gp_backend *b, const void *id, int nranks, int rank, char *err, size_t errlen);
+    int (*transpose_exchange)(gp_backend *b, const void *src, void *recv, gp_xchg_panel *p, char *err,
+                              size_t errlen);
+    void (*xchg_abort)(gp_backend *b);
+    void (*xchg_destroy)(gp_backend *b);
+    void *xctx;
 };
 
 /* CPU backend: always available. */
@@ -44,6 +67,10 @@ void gp_cpu_transpose(const void *src, void *dst, size_t rows, size_t cols, size
 int gp_cuda_backend_create(gp_backend **out, int local_rank, char *err, size_t errlen);
 /* Number of visible CUDA devices (0 when built without CUDA or no driver). */
 int gp_cuda_device_count(void);
+/* NCCL, loaded at run time: the communicator id (rank 0; len >= 128) and the library version
+ * (0 when unavailable; err says why). */
+int gp_cuda_nccl_unique_id(void *id, size_t len, char *err, size_t errlen);
+int gp_cuda_nccl_version(char *err, size_t errlen);
 /* `gpipe bench kernels [options]`: argv[0] is "kernels". Returns the exit code (0 or 2). */
 int gp_cuda_bench_kernels(int argc, char **argv);
 

@@ -20,3 +20,16 @@ int gp_cuda_bench_kernels(int argc, char **argv)
     fprintf(stderr, "gpipe: error: bench kernels: this gpipe was built without CUDA\n");
     return 2;
 }
+
+int gp_cuda_nccl_unique_id(void *id, size_t len, char *err, size_t errlen)
+{
+    (void)id; (void)len;
+    snprintf(err, errlen, "this gpipe was built without CUDA, so without NCCL");
+    return GP_ENODEV;
+}
+
+int gp_cuda_nccl_version(char *err, size_t errlen)
+{
+    snprintf(err, errlen, "this gpipe was built without CUDA, so without NCCL");
+    return 0;
+}

@@ -52,6 +52,11 @@ static const char *usage_transpose =
     "      --strategy alltoall|direct  alltoall (default): ranks read row panels, transpose and\n"
     "                             exchange blocks; direct: each rank reads the column slab it owns\n"
     "                             and MPI-IO's collective buffering does the exchange\n"
+    "      --exchange auto|mpi|nccl  how panels move between ranks: mpi (host buffers) or nccl\n"
+    "                             (GPU to GPU over NVLink/PCIe, no host staging; needs --device\n"
+    "                             cuda, one rank per GPU and libnccl.so.2, or GPIPE_NCCL_LIBRARY);\n"
+    "                             auto (default): nccl when every rank has its own GPU and NCCL\n"
+    "                             loads, else mpi\n"
     "      --chunk RxC            chunked output with this chunk shape (default: contiguous)\n"
     "      --progress, --no-progress  progress lines on stderr every few seconds (default on;\n"
     "                             one updating line on a terminal, plain lines in batch logs)\n"
@@ -142,7 +147,7 @@ static int cmd_transpose(cli_ctx c, int argc, char **argv, MPI_Comm comm)
         {"panel-rows", required_argument, 0, 'k'}, {"json", required_argument, 0, 'j'},
         {"strategy", required_argument, 0, 'S'}, {"chunk", required_argument, 0, 'c'},
         {"progress", no_argument, 0, 'P'}, {"no-progress", no_argument, 0, 'N'},
-        {"resume", no_argument, 0, 'R'},
+        {"resume", no_argument, 0, 'R'}, {"exchange", required_argument, 0, 'X'},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     gp_transpose_opts o = {0};
     o.device = "auto";
@@ -169,6 +174,11 @@ static int cmd_transpose(cli_ctx c, int argc, char **argv, MPI_Comm comm)
         case 'c':
             if (gp_parse_shape(optarg, &o.chunk_rows, &o.chunk_cols))
                 return say_error(&c, "--chunk %s: expected RxC with R, C >= 1, e.g. 256x256%s", optarg, "");
+            break;
+        case 'X':
+            if (strcmp(optarg, "auto") && strcmp(optarg, "mpi") && strcmp(optarg, "nccl"))
+                return say_error(&c, "--exchange %s: expected auto, mpi or nccl%s", optarg, "");
+            o.exchange = optarg;
             break;
         case 'D':
             if (strcmp(optarg, "auto") && strcmp(optarg, "cpu") && strcmp(optarg, "cuda"))

@@ -1,5 +1,6 @@
 /* pipeline/fault.c — fault injection for the reliability tests: GPIPE_FAULT=STAGE:PANEL[:RANK[:kill]]
- * makes rank RANK (default every rank) fail at STAGE (read, kernel, exchange, write) of panel
+ * makes rank RANK (default every rank) fail at STAGE (read, kernel, exchange, write; nccl: skip
+ * the GPU-to-GPU exchange, leaving its peers waiting) of panel
  * PANEL, with an error — or with SIGKILL, as if the node died. Unset: no cost but a getenv. */
 #include <signal.h>
 #include <stdio.h>

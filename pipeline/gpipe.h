@@ -45,6 +45,7 @@ typedef struct gp_transpose_opts {
     size_t mem;                 /* per-rank host budget in bytes, 0: automatic */
     size_t panel_rows;          /* rows per rank per panel, 0: from the budget */
     gp_strategy strategy;
+    const char *exchange;       /* "auto" (default), "mpi", "nccl" (GPU to GPU, one rank per GPU) */
     size_t chunk_rows, chunk_cols; /* output chunk shape, 0: contiguous */
     int progress;               /* 1: progress lines on stderr every few seconds (rank 0) */
     int resume;                 /* continue the interrupted run whose partial output exists */

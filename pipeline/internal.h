@@ -83,6 +83,7 @@ typedef void (*gp_job_fn)(void *arg);
 gp_worker *gp__worker_create(void);            /* NULL on failure */
 void gp__worker_start(gp_worker *w, gp_job_fn fn, void *arg);
 void gp__worker_wait(gp_worker *w);            /* returns when the job has finished */
+int gp__worker_poll(gp_worker *w);             /* 1 when no job is running (never blocks) */
 void gp__worker_destroy(gp_worker *w);
 
 /* ---- utilities (util.c) -------------------------------------------------------- */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "io/h5.h"
 #include "kernels/backend.h"
@@ -12,8 +13,8 @@
 
 /* Per-stage seconds: kernel runs on the worker thread (overlapped); wait is the time the main
  * thread spent blocked on the worker or on the exchange, i.e. what overlap did not hide. */
-enum { ST_SETUP, ST_READ, ST_KERNEL, ST_EXCHANGE, ST_WRITE, ST_WAIT, ST_FINISH, ST_N };
-static const char *stage_name[ST_N] = {"setup", "read", "kernel", "exchange", "write", "wait", "finish"};
+enum { ST_SETUP, ST_READ, ST_H2D, ST_KERNEL, ST_EXCHANGE, ST_D2H, ST_WRITE, ST_WAIT, ST_FINISH, ST_N };
+static const char *stage_name[ST_N] = {"setup", "read", "h2d", "kernel", "exchange", "d2h", "write", "wait", "finish"};
 
 /* One panel's transpose, run on the worker thread. */
 typedef struct {
@@ -24,6 +25,7 @@ typedef struct {
     const gp_map *map;          /* optional stage before the transpose: src -> mid */
     void *mid;
     size_t col0;
+    gp_xchg_panel *xp;          /* GPU-to-GPU exchange: transpose and exchange in one job */
     int rc;
     char msg[512];
     double seconds;
@@ -38,7 +40,10 @@ static void transpose_job(void *p)
         j->rc = j->map->apply(j->map->ctx, j->src, j->mid, j->rows, j->cols, j->col0, j->msg, sizeof j->msg);
         src = j->mid;
     }
-    if (j->rows && j->cols && !j->rc)
+    if (j->xp) { /* collective: runs even after a failed map, so that no peer waits forever */
+        int rc = j->be->transpose_exchange(j->be, src, j->dst, j->xp, j->rc ? NULL : j->msg, j->rc ? 0 : sizeof j->msg);
+        if (rc) j->rc = rc;
+    } else if (j->rows && j->cols && !j->rc)
         j->rc = j->be->transpose(j->be, src, j->dst, j->rows, j->cols, j->esize, j->msg, sizeof j->msg);
     j->seconds = gp__now() - t;
 }
@@ -61,6 +66,110 @@ static gp_status make_backend(MPI_Comm comm, const char *device, gp_backend **b,
     }
     if (rc) return gp__fail(e, rc, "--device %s: %s", d, msg[0] ? msg : gp_strerror(rc));
     return GP_OK;
+}
+
+/* --exchange: "mpi" (host buffers, pipeline/exchange.c) or "nccl" (device buffers, the
+ * backend's transpose_exchange). auto picks NCCL when every rank drives its own GPU and every
+ * rank can load NCCL; an explicit nccl that cannot run is an error. Collective. Sets *nccl. */
+static gp_status setup_exchange(MPI_Comm comm, const gp_transpose_opts *o, gp_backend *be, const gp_plan *plan,
+                                int *nccl, gp_error *e)
+{
+    int rank, P;
+    MPI_Comm_rank(comm, &rank);
+    MPI_Comm_size(comm, &P);
+    const char *x = o->exchange ? o->exchange : "auto";
+    int want = !strcmp(x, "nccl"), autom = !strcmp(x, "auto");
+    *nccl = 0;
+    if (!want && !autom) {
+        if (strcmp(x, "mpi")) return gp__fail(e, GP_EINVAL, "--exchange %s: expected auto, mpi or nccl", x);
+        return GP_OK;
+    }
+    if (plan->strategy == GP_STRATEGY_DIRECT) {
+        if (want) return gp__fail(e, GP_EINVAL, "--exchange nccl needs --strategy alltoall (direct has no exchange)");
+        return GP_OK;
+    }
+    /* Why NCCL cannot run here, as seen by this rank ("" = it can). */
+    char why[512] = "";
+    if (!be->xchg_init)
+        snprintf(why, sizeof why, "it needs the CUDA backend (--device cuda) built with NCCL; this rank uses %s",
+                 be->desc);
+    else if (!gp_cuda_nccl_version(why, sizeof why) && !why[0])
+        snprintf(why, sizeof why, "NCCL is not available");
+    /* one rank per GPU: every (host, device) pair distinct */
+    char me[320], *all = NULL;
+    char host[256] = "";
+    gethostname(host, sizeof host - 1);
+    snprintf(me, sizeof me, "%s/%s", host, be->dev_id);
+    int bad = why[0] != 0, dup = 0;
+    if (!bad) {
+        all = malloc(sizeof me * (size_t)P);
+        if (!all) return gp__fail(e, GP_ENOMEM, "out of memory (exchange setup)");
+    }
+    int anybad = 0;
+    MPI_Allreduce(&bad, &anybad, 1, MPI_INT, MPI_MAX, comm);
+    if (!anybad) {
+        MPI_Allgather(me, sizeof me, MPI_CHAR, all, sizeof me, MPI_CHAR, comm);
+        for (int r = 0; r < P && !dup; r++)
+            if (r != rank && !strcmp(all + (size_t)r * sizeof me, me)) dup = 1;
+        if (dup) snprintf(why, sizeof why, "ranks share a GPU (%s): NCCL needs one rank per GPU", me);
+    }
+    free(all);
+    if (autom) {
+        int any = bad || dup, anyx = 0;
+        MPI_Allreduce(&any, &anyx, 1, MPI_INT, MPI_MAX, comm);
+        if (anyx || P == 1) return GP_OK;   /* one rank: nothing to exchange, MPI's self-copy is free */
+    } else if (bad || dup) {
+        gp__fail(e, GP_EINVAL, "--exchange nccl: %s", why);
+    }
+    gp_status st = gp__agree(comm, e);
+    if (st) return st;
+    unsigned char id[128] = {0};
+    char msg[512] = "";
+    int rc = rank == 0 ? gp_cuda_nccl_unique_id(id, sizeof id, msg, sizeof msg) : 0;
+    MPI_Bcast(&rc, 1, MPI_INT, 0, comm);
+    if (rc) {
+        if (rank == 0) gp__fail(e, rc, "--exchange nccl: %s", msg);
+        return gp__agree(comm, e);
+    }
+    MPI_Bcast(id, sizeof id, MPI_BYTE, 0, comm);
+    rc = be->xchg_init(be, id, P, rank, msg, sizeof msg);
+    if (rc) gp__fail(e, rc, "--exchange nccl: %s", msg);
+    if ((st = gp__agree(comm, e))) return st;
+    *nccl = 1;
+    return GP_OK;
+}
+
+/* Waits for the worker's NCCL job while watching for another rank's failure notice (tag 1 on
+ * acomm): a rank whose job failed sends one to every rank, and a rank still waiting inside NCCL
+ * for the failed rank's blocks aborts its exchange instead of hanging. Returns 1 when a notice
+ * came (this rank's own job error is then only a consequence). */
+static int wait_nccl_job(gp_worker *w, gp_backend *be, MPI_Comm acomm)
+{
+    int noticed = 0;
+    while (!gp__worker_poll(w)) {
+        int flag = 0;
+        MPI_Status stt;
+        MPI_Iprobe(MPI_ANY_SOURCE, 1, acomm, &flag, &stt);
+        if (flag) {
+            int v;
+            MPI_Recv(&v, 1, MPI_INT, stt.MPI_SOURCE, 1, acomm, MPI_STATUS_IGNORE);
+            if (!noticed) be->xchg_abort(be);
+            noticed = 1;
+        }
+        struct timespec ts = {0, 50000};
+        nanosleep(&ts, NULL);
+    }
+    return noticed;
+}
+
+static void send_failure_notices(MPI_Comm acomm, int rank, int P)
+{
+    static int one = 1;
+    for (int r = 0; r < P; r++) {
+        if (r == rank) continue;
+        MPI_Request q;
+        if (MPI_Isend(&one, 1, MPI_INT, r, 1, acomm, &q) == MPI_SUCCESS) MPI_Request_free(&q);
+    }
 }
 
 /* Rank 0's progress: a line every few seconds (one updating line on a terminal). */
@@ -128,7 +237,9 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     void *rbuf[2] = {0}, *sbuf[2] = {0}, *xbuf[2] = {0}, *mbuf[2] = {0};
     gp_exchange xch[2] = {{0}};
     gp_worker *worker = NULL;
-    size_t *col0 = NULL, *ncols = NULL;
+    size_t *col0 = NULL, *ncols = NULL, *xcs = NULL, *xcc = NULL, *xpk = NULL;
+    int nccl = 0;
+    MPI_Comm acomm = MPI_COMM_NULL;
     int have_out = 0;
     char output[PATH_MAX];
     memset(&in, 0, sizeof in);
@@ -157,6 +268,8 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
                       o->panel_rows, err);
     plan.esize = es;   /* budget sized for the larger element; the exchange moves output elements */
     if ((st = gp__agree(comm, err))) goto done;
+    if ((st = setup_exchange(comm, o, be, &plan, &nccl, err))) goto done;
+    if (nccl) MPI_Comm_dup(comm, &acomm);
 
     /* Buffers: read (a block of A), send (its transpose), recv (the write layout); with the
      * direct strategy there is no exchange and the transpose is written straight from recv. */
@@ -167,15 +280,17 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     for (int i = 0; i < 2; i++) {
         rbuf[i] = xalloc(be, read_elems * in_es);
         mbuf[i] = o->map ? xalloc(be, read_elems * es) : NULL;
-        sbuf[i] = direct ? NULL : xalloc(be, read_elems * es);
+        sbuf[i] = direct || nccl ? NULL : xalloc(be, read_elems * es);
         xbuf[i] = xalloc(be, (direct ? read_elems : w_me * k * (size_t)nranks) * es);
     }
     col0 = calloc((size_t)nranks, sizeof *col0);
     ncols = calloc((size_t)nranks, sizeof *ncols);
+    xcs = calloc((size_t)nranks, sizeof *xcs);
+    xcc = calloc((size_t)nranks, sizeof *xcc);
+    xpk = calloc((size_t)nranks, sizeof *xpk);
     worker = gp__worker_create();
-    if (!rbuf[0] || !xbuf[0] || !rbuf[1] || !xbuf[1] || (!direct && (!sbuf[0] || !sbuf[1])) ||
-        (o->map && (!mbuf[0] || !mbuf[1])) || !col0 ||
-        !ncols || !worker) {
+    if (!rbuf[0] || !xbuf[0] || !rbuf[1] || !xbuf[1] || (!direct && !nccl && (!sbuf[0] || !sbuf[1])) ||
+        (o->map && (!mbuf[0] || !mbuf[1])) || !col0 || !ncols || !xcs || !xcc || !xpk || !worker) {
         char a[32];
         gp__fail(err, GP_ENOMEM, "cannot allocate %s of panel buffers (%zu rows per panel); lower --mem or --panel-rows",
                  gp__human_bytes((double)gp__plan_bytes(plan.strategy, C, es, nranks, k), a, sizeof a), k);
@@ -240,7 +355,12 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
      *   wait transpose i.  The transpose runs while this thread is inside HDF5; the exchange
      *   progresses under both. Every collective is entered by every rank in the same order.
      * Direct: the transpose goes into recv[i%2] and is written one iteration later (lag 1). */
-    size_t n = plan.npanels, lag = direct ? 1 : 2;
+    size_t n = plan.npanels, lag = direct || nccl ? 1 : 2;
+    for (int r = 0; r < nranks; r++) {
+        xcs[r] = plan.col_blocks[r].start;
+        xcc[r] = plan.col_blocks[r].count;
+    }
+    gp_xchg_panel xp = {0, C, es, nranks, rank, xcs, xcc, xpk, {0, 0, 0, 0}};
     gp_progress prog;
     progress_start(&prog, rank == 0 && o->progress, n, (double)in.rows * (double)C * (double)es);
     double t;
@@ -254,23 +374,34 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
         if ((st = gp__agree(comm, err))) goto done;
     }
     for (size_t i = 0; i < n + lag; i++) {
-        if (!direct && i >= 2) {
+        if (!direct && !nccl && i >= 2) {
             t = gp__now();
             gp__exchange_wait(&xch[i % 2], err);
             tstage[ST_WAIT] += gp__now() - t;
         }
-        job_arg job = {be, NULL, NULL, 0, 0, es, o->map, NULL, 0, 0, "", 0};
+        job_arg job = {be, NULL, NULL, 0, 0, es, o->map, NULL, 0, NULL, 0, "", 0};
         if (i < n) {
             gp__plan_read_block(&plan, rank, i, &rr, &rc);
             job.src = rbuf[i % 2];
-            job.dst = direct ? xbuf[i % 2] : sbuf[i % 2];
+            job.dst = direct || nccl ? xbuf[i % 2] : sbuf[i % 2];
+            if (nccl) {
+                for (int r = 0; r < nranks; r++) xpk[r] = gp__plan_panel(&plan, r, i).count;
+                xp.rows = rr.count;
+                job.xp = &xp;
+            }
             job.rows = rr.count;
             job.cols = rc.count;
             job.mid = mbuf[i % 2];
             job.col0 = rc.start;
-            gp__worker_start(worker, transpose_job, &job);
+            gp_error fe = {0, -1, ""};
+            if (nccl && gp__fault("nccl", i, rank, &fe)) {   /* this rank never joins exchange i */
+                job.rc = fe.code;
+                snprintf(job.msg, sizeof job.msg, "%s", fe.msg);
+            } else {
+                gp__worker_start(worker, transpose_job, &job);
+            }
         }
-        if (!direct && i >= 1 && i <= n) {
+        if (!direct && !nccl && i >= 1 && i <= n) {
             t = gp__now();
             gp__exchange_post(comm, &plan, i - 1, sbuf[(i - 1) % 2], xbuf[(i - 1) % 2], &xch[(i - 1) % 2], err);
             gp__fault("exchange", i - 1, rank, err);
@@ -306,12 +437,26 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
         }
         if (i < n) {
             t = gp__now();
-            gp__worker_wait(worker);
+            int noticed = 0;
+            if (nccl)
+                noticed = wait_nccl_job(worker, be, acomm);
+            else
+                gp__worker_wait(worker);
             tstage[ST_WAIT] += gp__now() - t;
-            tstage[ST_KERNEL] += job.seconds;
-            if (job.rc)
-                gp__fail(err, job.rc, "%s: transpose of panel %zu on %s failed: %s", o->input, i, be->desc, job.msg);
+            if (nccl) {
+                tstage[ST_H2D] += xp.seconds[0];
+                tstage[ST_KERNEL] += xp.seconds[1];
+                tstage[ST_EXCHANGE] += xp.seconds[2];
+                tstage[ST_D2H] += xp.seconds[3];
+                if (job.rc && !noticed) send_failure_notices(acomm, rank, nranks);
+            } else {
+                tstage[ST_KERNEL] += job.seconds;
+            }
+            if (job.rc && !noticed)
+                gp__fail(err, job.rc, "%s: %s of panel %zu on %s failed: %s", o->input,
+                         nccl ? "transpose and NCCL exchange" : "transpose", i, be->desc, job.msg);
             gp__fault("kernel", i, rank, err);
+            if (nccl) gp__fault("exchange", i, rank, err);
         }
         if (gp__signal_pending() && i + 1 < n + lag)
             gp__fail(err, GP_EINTR, "%s: interrupted by signal %d at panel %zu/%zu", output,
@@ -325,6 +470,7 @@ done:;
     gp__exchange_wait(&xch[0], err);
     gp__exchange_wait(&xch[1], err);
     gp__worker_destroy(worker);
+    if (st && nccl) be->xchg_abort(be);   /* the communicator is torn down without waiting */
     double tf = gp__now();
     if (have_out) {
         st = gp_h5_finish_output(comm, &out, err);
@@ -349,11 +495,11 @@ done:;
                         output, o->output_dataset ? o->output_dataset : in.dset_path, nranks,
                         nranks > 1 ? "s" : "", be ? be->desc : "?", elapsed, bytes / elapsed / 1e9);
             if (o->json) {
-                json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:[I,I], s:s, s:I, s:i, s:s, s:I, s:I, s:f, s:f}",
+                json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:[I,I], s:s, s:I, s:i, s:s, s:s, s:I, s:I, s:f, s:f}",
                                       "op", "transpose", "input", o->input, "dataset", in.dset_path,
                                       "output", output, "shape", (json_int_t)in.rows, (json_int_t)in.cols,
                                       "dtype", td, "esize", (json_int_t)in.esize, "ranks", nranks,
-                                      "backend", be ? be->desc : "?", "panel_rows", (json_int_t)plan.panel_rows,
+                                      "backend", be ? be->desc : "?", "exchange", nccl ? "nccl" : "mpi", "panel_rows", (json_int_t)plan.panel_rows,
                                       "panels", (json_int_t)plan.npanels, "seconds", elapsed,
                                       "gbps", bytes / elapsed / 1e9);
                 json_t *stages = json_object();
@@ -366,6 +512,10 @@ done:;
     }
     free(col0);
     free(ncols);
+    free(xcs);
+    free(xcc);
+    free(xpk);
+    if (acomm != MPI_COMM_NULL) MPI_Comm_free(&acomm);
     if (be) {
         for (int i = 0; i < 2; i++) {
             if (rbuf[i]) be->host_free(be, rbuf[i]);

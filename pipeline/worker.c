@@ -61,6 +61,14 @@ void gp__worker_wait(gp_worker *w)
     pthread_mutex_unlock(&w->mu);
 }
 
+int gp__worker_poll(gp_worker *w)
+{
+    pthread_mutex_lock(&w->mu);
+    int done = !w->busy;
+    pthread_mutex_unlock(&w->mu);
+    return done;
+}
+
 void gp__worker_destroy(gp_worker *w)
 {
     if (!w) return;

@@ -203,6 +203,7 @@ void cuda_destroy(gp_backend *b)
 {
     if (!b) return;
     CudaCtx *c = static_cast<CudaCtx *>(b->ctx);
+    if (b->xchg_destroy) b->xchg_destroy(b);
     if (c) {
         cudaSetDevice(c->dev);
         if (c->stream) cudaStreamSynchronize(c->stream);
@@ -223,6 +224,11 @@ void cuda_destroy(gp_backend *b)
 }
 
 } // namespace
+
+extern "C" int gp_cuda_backend_device(gp_backend *b)
+{
+    return static_cast<CudaCtx *>(b->ctx)->dev;
+}
 
 extern "C" int gp_cuda_device_count(void)
 {
@@ -308,6 +314,11 @@ extern "C" int gp_cuda_backend_create(gp_backend **out, int local_rank, char *er
     b->destroy = cuda_destroy;
     snprintf(b->desc, sizeof b->desc, "cuda:%d %s (sm_%d%d, %d SMs)", dev, p.name, p.major,
              p.minor, p.multiProcessorCount);
+    if (cudaDeviceGetPCIBusId(b->dev_id, sizeof b->dev_id, dev) != cudaSuccess) {
+        cudaGetLastError();
+        snprintf(b->dev_id, sizeof b->dev_id, "cuda:%d", dev);
+    }
+    gp_cuda_nccl_attach(b);
     *out = b;
     return GP_OK;
 }

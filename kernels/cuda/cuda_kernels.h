@@ -27,6 +27,14 @@ int gp_cuda_transpose_dev_tuned(const void *d_src, void *d_dst, size_t rows, siz
                                 size_t esize, gp_tile_layout layout, int tune,
                                 cudaStream_t stream);
 
+/* The device ordinal of a CUDA backend, and the NCCL exchange functions put into its table
+ * (kernels/cuda/nccl.cu; nothing where nccl.h was missing at build time). */
+int gp_cuda_backend_device(gp_backend *b);
+void gp_cuda_nccl_attach(gp_backend *b);
+/* nccl-tests' all-to-all on the backend's communicator (bench/bench_exchange.c's ceiling). */
+int gp_cuda_nccl_alltoall(gp_backend *b, const void *d_send, void *d_recv, size_t bytes_per_peer, char *err,
+                          size_t errlen);
+
 /* The layout GP_TILE_DEFAULT resolves to for an element size (measured, see bench/NOTES.md). */
 gp_tile_layout gp_cuda_default_layout(size_t esize);
 
