@@ -140,6 +140,7 @@ int main(int argc, char **argv)
         printf("bench_exchange: %d rank%s, %s, panel %zu x %zu f32 (%s) per rank, median of %d (slowest rank)\n", P,
                P > 1 ? "s" : "", be->desc, k, C, gp__human_bytes((double)bytes, hb, sizeof hb), reps);
         printf("  %-44s %9.3f ms  %8.1f GB/s bus\n", "ceiling: nccl-tests all-to-all", t_ref * 1e3, ref_bus);
+        if (P == 1) printf("  (one rank: nothing leaves the GPU; bus bandwidths and ratios are 0)\n");
         printf("  %-44s %9.3f ms  %8.1f GB/s bus  ratio %.3f\n", "gpipe NCCL exchange (stage of the panel step)",
                t_ph[2] * 1e3, x_bus, ref_bus > 0 ? x_bus / ref_bus : 0);
         printf("  %-44s %9.3f ms  %8.1f GB/s bus  ratio %.3f\n", "MPI exchange through host memory", t_mpi * 1e3,

@@ -44,6 +44,7 @@ struct gp_backend {
     void (*destroy)(gp_backend *b);
     char desc[128];     /* e.g. "cuda:0 NVIDIA H200 (sm_90)" for logs */
     char dev_id[64];    /* the device's identity on its host (PCI bus id), "" on the CPU */
+    size_t dev_mem_limit; /* device memory the backend may take (--gpu-mem), 0: what is free */
 
     /* Optional device-to-device exchange (NCCL); NULL where the backend has none.
      * xchg_init: collective over the ranks, id from gp_cuda_nccl_unique_id on rank 0.

@@ -48,6 +48,8 @@ static const char *usage_transpose =
     "      --device auto|cpu|cuda backend (default auto: CUDA when a GPU is visible)\n"
     "      --mem SIZE             host memory budget per rank for panel buffers, e.g. 512M, 2G\n"
     "                             (default: panels of at most 512 MiB)\n"
+    "      --gpu-mem SIZE         GPU memory budget per rank (default: what the GPU has free);\n"
+    "                             the CUDA backend streams each panel through it in slabs\n"
     "      --panel-rows K         rows per rank per panel (default: from --mem)\n"
     "      --strategy alltoall|direct  alltoall (default): ranks read row panels, transpose and\n"
     "                             exchange blocks; direct: each rank reads the column slab it owns\n"
@@ -144,6 +146,7 @@ static int cmd_transpose(cli_ctx c, int argc, char **argv, MPI_Comm comm)
         {"dataset", required_argument, 0, 'd'}, {"output", required_argument, 0, 'o'},
         {"output-dataset", required_argument, 0, 'O'}, {"force", no_argument, 0, 'f'},
         {"device", required_argument, 0, 'D'}, {"mem", required_argument, 0, 'm'},
+        {"gpu-mem", required_argument, 0, 'G'},
         {"panel-rows", required_argument, 0, 'k'}, {"json", required_argument, 0, 'j'},
         {"strategy", required_argument, 0, 'S'}, {"chunk", required_argument, 0, 'c'},
         {"progress", no_argument, 0, 'P'}, {"no-progress", no_argument, 0, 'N'},
@@ -188,6 +191,10 @@ static int cmd_transpose(cli_ctx c, int argc, char **argv, MPI_Comm comm)
         case 'm':
             if (gp_parse_size(optarg, &o.mem) || o.mem == 0)
                 return say_error(&c, "--mem %s: expected a size such as 512M or 2G%s", optarg, "");
+            break;
+        case 'G':
+            if (gp_parse_size(optarg, &o.gpu_mem) || o.gpu_mem == 0)
+                return say_error(&c, "--gpu-mem %s: expected a size such as 512M or 8G%s", optarg, "");
             break;
         case 'k': {
             char *end;

@@ -43,6 +43,7 @@ typedef struct gp_transpose_opts {
     int force;                  /* overwrite an existing output */
     const char *device;         /* "auto" (default), "cpu", "cuda" */
     size_t mem;                 /* per-rank host budget in bytes, 0: automatic */
+    size_t gpu_mem;             /* per-rank GPU budget in bytes, 0: what the GPU has free */
     size_t panel_rows;          /* rows per rank per panel, 0: from the budget */
     gp_strategy strategy;
     const char *exchange;       /* "auto" (default), "mpi", "nccl" (GPU to GPU, one rank per GPU) */

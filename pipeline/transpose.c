@@ -270,6 +270,28 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     if ((st = gp__agree(comm, err))) goto done;
     if ((st = setup_exchange(comm, o, be, &plan, &nccl, err))) goto done;
     if (nccl) MPI_Comm_dup(comm, &acomm);
+    be->dev_mem_limit = o->gpu_mem;
+    if (nccl && o->gpu_mem) {
+        /* the NCCL path keeps a whole panel on the GPU: in, transposed, received (w x P k) */
+        size_t per_row = es * (2 * in.cols + plan.col_blocks[0].count * (size_t)nranks);
+        size_t kg = o->gpu_mem / per_row;
+        if (kg == 0) {
+            char a[32], b[32];
+            gp__fail(err, GP_ENOMEM, "--gpu-mem %s is too small for --exchange nccl: one row of %zu columns needs %s",
+                     gp__human_bytes((double)o->gpu_mem, a, sizeof a), in.cols,
+                     gp__human_bytes((double)per_row, b, sizeof b));
+        } else if (plan.panel_rows > kg) {
+            if (o->panel_rows) {
+                gp__fail(err, GP_ENOMEM, "--panel-rows %zu needs more GPU memory than --gpu-mem allows (at most %zu rows)",
+                         o->panel_rows, kg);
+            } else {
+                gp__plan_free(&plan);
+                gp__plan_make(&plan, o->strategy, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank, mem, kg, err);
+                plan.esize = es;
+            }
+        }
+        if ((st = gp__agree(comm, err))) goto done;
+    }
 
     /* Buffers: read (a block of A), send (its transpose), recv (the write layout); with the
      * direct strategy there is no exchange and the transpose is written straight from recv. */

@@ -73,6 +73,12 @@ void free_bufs(CudaCtx *c)
 int reserve(CudaCtx *c, size_t want, size_t min_bytes, char *err, size_t errlen)
 {
     if (c->limit && want > c->limit) want = c->limit;
+    if (c->limit && min_bytes > c->limit) {
+        char h1[32], h2[32];
+        msg(err, errlen, "cuda:%d: the device memory budget (--gpu-mem %s) is too small: slabs of one line need "
+            "%d x %s", c->dev, human(c->limit * NBUF, h1, sizeof h1), NBUF, human(min_bytes, h2, sizeof h2));
+        return GP_ENOMEM;
+    }
     if (want < min_bytes) want = min_bytes;
     if (c->cap >= want) return 0;
     /* grow: give back the old pair first so that a bigger one can fit */
@@ -140,6 +146,7 @@ int cuda_transpose(gp_backend *b, const void *src, void *dst, size_t rows, size_
     }
     int rc;
     if ((rc = ck(cudaSetDevice(dv), dv, "cudaSetDevice", err, errlen))) return rc;
+    if (b->dev_mem_limit && (!c->limit || b->dev_mem_limit / NBUF < c->limit)) c->limit = b->dev_mem_limit / NBUF;
     const size_t row_bytes = cols * esize, total = rows * row_bytes;
     /* Slabs along the longer side; each slab at least 8 MiB (or what fits), at most 1/16 of
      * the panel: copy-in of the first and copy-out of the last slab run alone, so n slabs reach

@@ -246,6 +246,10 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
                     snprintf(names[ei][li][t], 32, "%s%s", gp_cuda_layout_name(ls[li]), tn[t]);
                     vs.push_back({names[ei][li][t], ls[li], t});
                 }
+            vs.push_back({"swizzle+cfgC+cm", GP_TILE_SWIZZLE, GP_CUDA_TUNE_CFG_C | GP_CUDA_TUNE_COLMAJOR});
+            vs.push_back({"swizzle+cfgD+cm", GP_TILE_SWIZZLE, GP_CUDA_TUNE_CFG_D | GP_CUDA_TUNE_COLMAJOR});
+            vs.push_back({"swizzle+cfgC", GP_TILE_SWIZZLE, GP_CUDA_TUNE_CFG_C});
+            vs.push_back({"swizzle+cfgD", GP_TILE_SWIZZLE, GP_CUDA_TUNE_CFG_D});
             vs.push_back({"default#2", GP_TILE_DEFAULT, 0});
         }
         for (const V &v : vs) {

@@ -22,7 +22,9 @@ int gp_cuda_transpose_dev(const void *d_src, void *d_dst, size_t rows, size_t co
  * GP_CUDA_TUNE_STREAM uses streaming cache hints (ld.global.cs / st.global.cs),
  * GP_CUDA_TUNE_COLMAJOR walks the tiles in column-major order (neighbouring blocks write
  * neighbouring dst tiles instead of reading neighbouring src tiles). */
-enum { GP_CUDA_TUNE_ALT = 1, GP_CUDA_TUNE_STREAM = 2, GP_CUDA_TUNE_COLMAJOR = 4 };
+enum { GP_CUDA_TUNE_ALT = 1, GP_CUDA_TUNE_STREAM = 2, GP_CUDA_TUNE_COLMAJOR = 4,
+       /* two more tile shapes (swizzled layout only; kernels/cuda/transpose.cu) */
+       GP_CUDA_TUNE_CFG_C = 8, GP_CUDA_TUNE_CFG_D = 16 };
 int gp_cuda_transpose_dev_tuned(const void *d_src, void *d_dst, size_t rows, size_t cols,
                                 size_t esize, gp_tile_layout layout, int tune,
                                 cudaStream_t stream);

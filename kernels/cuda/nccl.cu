@@ -153,10 +153,12 @@ const char *nccl_why(Xchg *x, ncclResult_t r)
     return last && *last ? last : g_api.GetErrorString(r);
 }
 
-/* Waits until the communicator is no longer in progress and the stream has finished, polling
- * for asynchronous NCCL errors, the abort flag and the timeout. On failure the communicator is
+/* Waits until the communicator is no longer in progress (a non-blocking communicator may still
+ * be enqueueing the group's kernels when ncclGroupEnd returns: nothing after them on the stream
+ * is ordered until then) and, with stream_too, until the stream has finished; polls for
+ * asynchronous NCCL errors, the abort flag and the timeout. On failure the communicator is
  * aborted (it cannot be used again) and the message says why. */
-int wait_done(Xchg *x, const char *what, char *err, size_t errlen)
+int wait_comm(Xchg *x, int stream_too, const char *what, char *err, size_t errlen)
 {
     const double t0 = now();
     for (long spin = 0;; spin++) {
@@ -170,7 +172,7 @@ int wait_done(Xchg *x, const char *what, char *err, size_t errlen)
             return GP_EDEVICE;
         }
         if (a == ncclSuccess) {
-            cudaError_t e = x->stream ? cudaStreamQuery(x->stream) : cudaSuccess;
+            cudaError_t e = x->stream && stream_too ? cudaStreamQuery(x->stream) : cudaSuccess;
             if (e == cudaSuccess) return 0;
             if (e != cudaErrorNotReady) {
                 say(err, errlen, "cuda:%d: NCCL %s failed: %s", x->dev, what, cudaGetErrorString(e));
@@ -198,6 +200,8 @@ int wait_done(Xchg *x, const char *what, char *err, size_t errlen)
         }
     }
 }
+
+int wait_done(Xchg *x, const char *what, char *err, size_t errlen) { return wait_comm(x, 1, what, err, errlen); }
 
 Xchg *ctx_of(gp_backend *b) { return static_cast<Xchg *>(b->xctx); }
 
@@ -281,6 +285,12 @@ int x_transpose_exchange(gp_backend *b, const void *src, void *recv, gp_xchg_pan
     memset(p->seconds, 0, sizeof p->seconds);
     int rc;
     if ((rc = ck(cudaSetDevice(dv), dv, "cudaSetDevice", err, errlen))) return rc;
+    const size_t need = 2 * k_me * C * es + w_me * K * es;
+    if (b->dev_mem_limit && need > b->dev_mem_limit) {
+        say(err, errlen, "cuda:%d: a panel's device buffers need %zu bytes, more than --gpu-mem (%zu)", dv, need,
+            b->dev_mem_limit);
+        return GP_ENOMEM;
+    }
     if ((rc = grow(x->in, k_me * C * es, dv, "panel in", err, errlen)) ||
         (rc = grow(x->tr, k_me * C * es, dv, "transposed panel", err, errlen)) ||
         (rc = grow(x->rx, w_me * K * es, dv, "receive buffer", err, errlen)))
@@ -331,6 +341,10 @@ int x_transpose_exchange(gp_backend *b, const void *src, void *recv, gp_xchg_pan
         x->comm = nullptr;
         if (roffs != roff) free(roffs);
         return GP_EDEVICE;
+    }
+    if ((rc = wait_comm(x, 0, "exchange (enqueue)", err, errlen))) {
+        if (roffs != roff) free(roffs);
+        return rc;
     }
     cudaEventRecord(x->ev[3], s);
     /* device -> host into the write layout: w_me x K, rank p's block in columns [roffs[p], +k_p) */

@@ -329,6 +329,26 @@ int launch_vec_cfg(const void *s, void *d, size_t rows, size_t cols, bool alt, i
     }
 }
 
+/* Two more (M, NT) shapes per element size, swizzled tile and default cache hints only (the
+ * measured best of those): CFG_C and CFG_D, for the bench's sweep (--tune). More micro-blocks
+ * per thread (more loads in flight, fewer threads) or smaller tiles (more blocks per SM). */
+template <int ES>
+int launch_vec_more(const void *s, void *d, size_t rows, size_t cols, bool c_not_d, int cm, cudaStream_t st)
+{
+    switch (ES) {
+    case 16: return c_not_d ? launch_vec<16, 16, 128, L_SWZ, false>(s, d, rows, cols, cm, st)
+                            : launch_vec<16, 32, 512, L_SWZ, false>(s, d, rows, cols, cm, st);
+    case 8: return c_not_d ? launch_vec<8, 16, 64, L_SWZ, false>(s, d, rows, cols, cm, st)
+                           : launch_vec<8, 32, 512, L_SWZ, false>(s, d, rows, cols, cm, st);
+    case 4: return c_not_d ? launch_vec<4, 16, 64, L_SWZ, false>(s, d, rows, cols, cm, st)
+                           : launch_vec<4, 32, 256, L_SWZ, false>(s, d, rows, cols, cm, st);
+    case 2: return c_not_d ? launch_vec<2, 16, 128, L_SWZ, false>(s, d, rows, cols, cm, st)
+                           : launch_vec<2, 8, 32, L_SWZ, false>(s, d, rows, cols, cm, st);
+    default: return c_not_d ? launch_vec<1, 8, 32, L_SWZ, false>(s, d, rows, cols, cm, st)
+                            : launch_vec<1, 16, 128, L_SWZ, false>(s, d, rows, cols, cm, st);
+    }
+}
+
 template <int ES>
 int launch_vec_es(const void *s, void *d, size_t rows, size_t cols, gp_tile_layout layout,
                   int tune, cudaStream_t st)
@@ -336,6 +356,8 @@ int launch_vec_es(const void *s, void *d, size_t rows, size_t cols, gp_tile_layo
     const bool alt = (tune & GP_CUDA_TUNE_ALT) != 0;
     const bool str = (tune & GP_CUDA_TUNE_STREAM) != 0;
     const int cm = (tune & GP_CUDA_TUNE_COLMAJOR) != 0;
+    if (tune & (GP_CUDA_TUNE_CFG_C | GP_CUDA_TUNE_CFG_D))
+        return launch_vec_more<ES>(s, d, rows, cols, (tune & GP_CUDA_TUNE_CFG_C) != 0, cm, st);
     switch (layout) {
     case GP_TILE_PAD:
         return str ? launch_vec_cfg<ES, L_PAD, true>(s, d, rows, cols, alt, cm, st)

@@ -66,6 +66,7 @@ for spec in "4097x8191 f32" "257x509 u8" "509x257 i16" "1x100003 f64" "100003x1 
     for np in $(seq 1 "$maxnp"); do
         check "$1 $2" "$f" "$np"
         check "$1 $2 panels" "$f" "$np" --panel-rows 7
+        check "$1 $2 gpu-mem" "$f" "$np" --gpu-mem 1M   # panels cut to fit the device budget
     done
 done
 

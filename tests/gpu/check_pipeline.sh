@@ -44,6 +44,17 @@ for spec in "4097x8191 f32" "257x509 u8" "509x257 i16" "1x100003 f64" "100003x1 
     for np in 1 2 3 4; do check "$1 $2" "$f" "$np"; done
     check "$1 $2 panels" "$f" 3 --panel-rows 17
     check "$1 $2 direct" "$f" 2 --strategy direct --mem 4M
+    check "$1 $2 gpu-mem" "$f" 2 --gpu-mem 3M      # slabs through a small device budget
 done
+# a device budget below one slab line: exit 2, a message naming --gpu-mem, no output
+run 1 "$G" gen "$W/wide.h5" --shape 4x300000 --dtype f64 -q
+rm -f "$W/wide.T.h5"
+run 1 "$G" transpose "$W/wide.h5" -o "$W/wide.T.h5" --device cuda --gpu-mem 64K 2>"$W/gm.err"
+rc=$? n=$((n + 1))
+if [ $rc -eq 2 ] && grep -q -- "--gpu-mem" "$W/gm.err" && [ -z "$(ls -A "$W" | grep wide.T)" ]; then
+    echo "PASS --gpu-mem too small: $(cat "$W/gm.err")"
+else
+    echo "FAIL --gpu-mem too small: rc=$rc $(cat "$W/gm.err")"; fail=$((fail + 1))
+fi
 echo "== $((n - fail)) of $n passed"
 [ "$fail" -eq 0 ]

@@ -168,6 +168,13 @@ int main(int argc, char **argv)
                     for (int t = 0; t < (tiled && !off ? 8 : 1); t++)
                         run_case({s.r, s.c, es, l, t, off}, h_src.data(), ref.data(), out.data(),
                                  d_src, d_dst);
+                    /* the two extra tile shapes (swizzled layout) */
+                    if (l == GP_TILE_SWIZZLE && !off)
+                        for (int t : {(int)GP_CUDA_TUNE_CFG_C, (int)GP_CUDA_TUNE_CFG_D,
+                                      GP_CUDA_TUNE_CFG_C | GP_CUDA_TUNE_COLMAJOR,
+                                      GP_CUDA_TUNE_CFG_D | GP_CUDA_TUNE_COLMAJOR})
+                            run_case({s.r, s.c, es, l, t, off}, h_src.data(), ref.data(), out.data(),
+                                     d_src, d_dst);
                 }
             }
         }

@@ -263,6 +263,12 @@ def _bad_option(argv, token, make_input=True):
     return f
 
 
+def c_nccl_on_cpu(ctx, d):
+    mkfiles.make_valid(os.path.join(d, "in.h5"), shape=(30, 20))
+    expect_error(ctx, d, ["transpose", "in.h5", "--device", "cpu", "--exchange", "nccl"],
+                 names=["--exchange nccl"], cause=r"CUDA backend")
+
+
 def c_gen_exists(ctx, d):
     mkfiles.make_valid(os.path.join(d, "g.h5"), shape=(3, 3))
     expect_error(ctx, d, ["gen", "g.h5", "--shape", "10x10", "--dtype", "f64"], names=["g.h5"],
@@ -385,6 +391,9 @@ CASES = [
                                              False)),
     ("transpose_device_gpu2", True, _bad_option(["transpose", "in.h5", "--device", "gpu2"],
                                                 "gpu2")),
+    ("transpose_exchange_foo", False, _bad_option(["transpose", "in.h5", "--exchange", "foo"], "foo")),
+    ("transpose_gpu_mem_0", False, _bad_option(["transpose", "in.h5", "--gpu-mem", "0"], "--gpu-mem")),
+    ("transpose_nccl_on_cpu", True, c_nccl_on_cpu),
     ("transpose_unknown_option", True, _bad_option(["transpose", "in.h5", "--bogus"],
                                                    "--bogus")),
     ("transpose_missing_value", False, _bad_option(["transpose", "in.h5", "-o"],
