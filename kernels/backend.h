@@ -42,6 +42,11 @@ struct gp_backend {
     int (*transpose)(gp_backend *b, const void *src, void *dst, size_t rows, size_t cols,
                      size_t esize, char *err, size_t errlen);
     void (*destroy)(gp_backend *b);
+    /* Optional (NULL where the backend has none): the same on sub-matrices, src with a row pitch
+     * of src_pitch elements (>= cols), dst (cols x rows) with a row pitch of dst_pitch (>= rows).
+     * The pipeline uses it to transpose the block a rank keeps straight into its receive buffer. */
+    int (*transpose_pitched)(gp_backend *b, const void *src, size_t src_pitch, void *dst, size_t dst_pitch,
+                             size_t rows, size_t cols, size_t esize, char *err, size_t errlen);
     char desc[128];     /* e.g. "cuda:0 NVIDIA H200 (sm_90)" for logs */
     char dev_id[64];    /* the device's identity on its host (PCI bus id), "" on the CPU */
     size_t dev_mem_limit; /* device memory the backend may take (--gpu-mem), 0: what is free */
@@ -62,6 +67,9 @@ struct gp_backend {
 int gp_cpu_backend_create(gp_backend **out, char *err, size_t errlen);
 /* The CPU transpose itself (cache-blocked), exposed for tests and benchmarks. */
 void gp_cpu_transpose(const void *src, void *dst, size_t rows, size_t cols, size_t esize);
+/* The same with row pitches in elements: src rows are ls apart, dst rows ld apart. */
+void gp_cpu_transpose_pitched(const void *src, size_t ls, void *dst, size_t ld, size_t rows, size_t cols,
+                              size_t esize);
 
 /* CUDA backend: device = local_rank % visible devices. Returns GP_ENODEV (no device or built
  * without CUDA) so that --device auto can fall back to the CPU. */

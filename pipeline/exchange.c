@@ -61,8 +61,8 @@ static gp_status mpi_fail(int rc, size_t s, gp_error *e)
     return gp__fail(e, GP_EMPI, "exchange of panel %zu failed: %s", s, msg);
 }
 
-gp_status gp__exchange_post(MPI_Comm comm, const gp_plan *p, size_t s, const void *send, void *recv,
-                            gp_exchange *x, gp_error *e)
+static gp_status post(MPI_Comm comm, const gp_plan *p, size_t s, const void *send, void *recv, gp_exchange *x,
+                      int self, gp_error *e)
 {
     int P = p->nranks, me = p->rank, rc = MPI_SUCCESS;
     size_t es = p->esize, k_me = gp__plan_panel(p, me, s).count, w_me = p->col_blocks[me].count;
@@ -81,7 +81,7 @@ gp_status gp__exchange_post(MPI_Comm comm, const gp_plan *p, size_t s, const voi
     size_t col_off = 0;  /* column of rank r's block in recv */
     for (int r = 0; r < P && rc == MPI_SUCCESS; r++) {
         size_t k_r = gp__plan_panel(p, r, s).count;
-        if (k_r && w_me) {
+        if (k_r && w_me && (self || r != me)) {
             rc = strided_type(w_me, k_r * es, K * es, &x->types[x->ntypes]);
             if (!rc) rc = MPI_Type_commit(&x->types[x->ntypes]);
             if (!rc) rc = MPI_Irecv((char *)recv + col_off * es, 1, x->types[x->ntypes++], r, 0, comm, &x->req[x->n++]);
@@ -91,13 +91,25 @@ gp_status gp__exchange_post(MPI_Comm comm, const gp_plan *p, size_t s, const voi
     for (int i = 1; i <= P && rc == MPI_SUCCESS; i++) {
         int q = (me + i) % P;   /* staggered order spreads the load over receivers */
         size_t w_q = p->col_blocks[q].count;
-        if (!w_q || !k_me) continue;
+        if (!w_q || !k_me || (!self && q == me)) continue;
         rc = bytes_type(w_q * k_me * es, &x->types[x->ntypes]);
         if (!rc) rc = MPI_Type_commit(&x->types[x->ntypes]);
         if (!rc) rc = MPI_Isend((const char *)send + p->col_blocks[q].start * k_me * es, 1,
                                 x->types[x->ntypes++], q, 0, comm, &x->req[x->n++]);
     }
     return rc == MPI_SUCCESS ? GP_OK : mpi_fail(rc, s, e);
+}
+
+gp_status gp__exchange_post(MPI_Comm comm, const gp_plan *p, size_t s, const void *send, void *recv,
+                            gp_exchange *x, gp_error *e)
+{
+    return post(comm, p, s, send, recv, x, 1, e);
+}
+
+gp_status gp__exchange_post_others(MPI_Comm comm, const gp_plan *p, size_t s, const void *send, void *recv,
+                                   gp_exchange *x, gp_error *e)
+{
+    return post(comm, p, s, send, recv, x, 0, e);
 }
 
 gp_status gp__exchange_wait(gp_exchange *x, gp_error *e)

@@ -68,6 +68,9 @@ typedef struct gp_exchange {
 } gp_exchange;
 gp_status gp__exchange_post(MPI_Comm comm, const gp_plan *p, size_t s, const void *send, void *recv,
                             gp_exchange *x, gp_error *e);
+/* The same without this rank's block to itself (the caller put it into recv already). */
+gp_status gp__exchange_post_others(MPI_Comm comm, const gp_plan *p, size_t s, const void *send, void *recv,
+                                   gp_exchange *x, gp_error *e);
 gp_status gp__exchange_wait(gp_exchange *x, gp_error *e);
 
 /* ---- fault injection (fault.c): GPIPE_FAULT=STAGE:PANEL[:RANK[:kill]] ------------ */
@@ -85,6 +88,10 @@ void gp__worker_start(gp_worker *w, gp_job_fn fn, void *arg);
 void gp__worker_wait(gp_worker *w);            /* returns when the job has finished */
 int gp__worker_poll(gp_worker *w);             /* 1 when no job is running (never blocks) */
 void gp__worker_destroy(gp_worker *w);
+/* A gate inside a job: closed by worker_start; the job may block in gate_wait until the main
+ * thread calls gate_open (worker_wait and worker_destroy open it too, so nothing hangs). */
+void gp__worker_gate_open(gp_worker *w);
+void gp__worker_gate_wait(gp_worker *w);       /* called from the job */
 
 /* ---- utilities (util.c) -------------------------------------------------------- */
 double gp__now(void);

@@ -26,6 +26,12 @@ typedef struct {
     void *mid;
     size_t col0;
     gp_xchg_panel *xp;          /* GPU-to-GPU exchange: transpose and exchange in one job */
+    /* The block this rank keeps (A's columns [self_c0, +self_w)): with self_dst set it is not
+     * put into dst but transposed straight into the receive buffer (row pitch self_ld), once
+     * the main thread has opened the worker's gate (that buffer is still being written out). */
+    gp_worker *worker;
+    void *self_dst;
+    size_t self_c0, self_w, self_ld;
     int rc;
     char msg[512];
     double seconds;
@@ -43,6 +49,26 @@ static void transpose_job(void *p)
     if (j->xp) { /* collective: runs even after a failed map, so that no peer waits forever */
         int rc = j->be->transpose_exchange(j->be, src, j->dst, j->xp, j->rc ? NULL : j->msg, j->rc ? 0 : sizeof j->msg);
         if (rc) j->rc = rc;
+    } else if (j->self_dst) {
+        /* the blocks for the other ranks into the send buffer (pitch rows), then the own one */
+        const char *s8 = src;
+        char *d8 = j->dst;
+        size_t es = j->esize, c1 = j->self_c0 + j->self_w;
+        double waited = 0;
+        if (j->rows && j->self_c0 && !j->rc)
+            j->rc = j->be->transpose_pitched(j->be, s8, j->cols, d8, j->rows, j->rows, j->self_c0, es, j->msg,
+                                             sizeof j->msg);
+        if (j->rows && c1 < j->cols && !j->rc)
+            j->rc = j->be->transpose_pitched(j->be, s8 + c1 * es, j->cols, d8 + c1 * j->rows * es, j->rows, j->rows,
+                                             j->cols - c1, es, j->msg, sizeof j->msg);
+        double tg = gp__now();
+        gp__worker_gate_wait(j->worker);
+        waited = gp__now() - tg;
+        if (j->rows && j->self_w && !j->rc)
+            j->rc = j->be->transpose_pitched(j->be, s8 + j->self_c0 * es, j->cols, j->self_dst, j->self_ld, j->rows,
+                                             j->self_w, es, j->msg, sizeof j->msg);
+        j->seconds = gp__now() - t - waited;
+        return;
     } else if (j->rows && j->cols && !j->rc)
         j->rc = j->be->transpose(j->be, src, j->dst, j->rows, j->cols, j->esize, j->msg, sizeof j->msg);
     j->seconds = gp__now() - t;
@@ -378,6 +404,10 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
      *   progresses under both. Every collective is entered by every rank in the same order.
      * Direct: the transpose goes into recv[i%2] and is written one iteration later (lag 1). */
     size_t n = plan.npanels, lag = direct || nccl ? 1 : 2;
+    /* The block a rank sends itself skips MPI: the worker transposes it into recv itself
+     * (GPIPE_SELF_MPI=1 sends it through MPI like the others, for comparison). */
+    const char *smpi = getenv("GPIPE_SELF_MPI");
+    int self_local = !direct && !nccl && be->transpose_pitched && !(smpi && smpi[0] == '1');
     for (int r = 0; r < nranks; r++) {
         xcs[r] = plan.col_blocks[r].start;
         xcc[r] = plan.col_blocks[r].count;
@@ -401,7 +431,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
             gp__exchange_wait(&xch[i % 2], err);
             tstage[ST_WAIT] += gp__now() - t;
         }
-        job_arg job = {be, NULL, NULL, 0, 0, es, o->map, NULL, 0, NULL, 0, "", 0};
+        job_arg job = {be, NULL, NULL, 0, 0, es, o->map, NULL, 0, NULL, worker, NULL, 0, 0, 0, 0, "", 0};
         if (i < n) {
             gp__plan_read_block(&plan, rank, i, &rr, &rc);
             job.src = rbuf[i % 2];
@@ -415,17 +445,33 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
             job.cols = rc.count;
             job.mid = mbuf[i % 2];
             job.col0 = rc.start;
+            if (self_local) {
+                size_t K = 0, off = 0;
+                for (int r = 0; r < nranks; r++) {
+                    size_t kr = gp__plan_panel(&plan, r, i).count;
+                    if (r < rank) off += kr;
+                    K += kr;
+                }
+                job.self_dst = (char *)xbuf[i % 2] + off * es;
+                job.self_c0 = plan.col_blocks[rank].start;
+                job.self_w = w_me;
+                job.self_ld = K;
+            }
             gp_error fe = {0, -1, ""};
             if (nccl && gp__fault("nccl", i, rank, &fe)) {   /* this rank never joins exchange i */
                 job.rc = fe.code;
                 snprintf(job.msg, sizeof job.msg, "%s", fe.msg);
             } else {
                 gp__worker_start(worker, transpose_job, &job);
+                if (i < lag) gp__worker_gate_open(worker);   /* recv[i % 2] not in use yet */
             }
         }
         if (!direct && !nccl && i >= 1 && i <= n) {
             t = gp__now();
-            gp__exchange_post(comm, &plan, i - 1, sbuf[(i - 1) % 2], xbuf[(i - 1) % 2], &xch[(i - 1) % 2], err);
+            if (self_local)
+                gp__exchange_post_others(comm, &plan, i - 1, sbuf[(i - 1) % 2], xbuf[(i - 1) % 2], &xch[(i - 1) % 2], err);
+            else
+                gp__exchange_post(comm, &plan, i - 1, sbuf[(i - 1) % 2], xbuf[(i - 1) % 2], &xch[(i - 1) % 2], err);
             gp__fault("exchange", i - 1, rank, err);
             tstage[ST_EXCHANGE] += gp__now() - t;
         }
@@ -433,6 +479,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
             int nb = gp__plan_write_strips(&plan, i - lag, col0, ncols);
             t = gp__now();
             gp_h5_write_blocks(&out, otype, plan.col_blocks[rank].start, w_me, nb, col0, ncols, xbuf[(i - lag) % 2], err);
+            if (i < n) gp__worker_gate_open(worker);   /* recv[i % 2] is free: the worker may fill it */
             gp__fault("write", i - lag, rank, err);
             tstage[ST_WRITE] += gp__now() - t;
             progress_step(&prog, i - lag + 1);

@@ -11,6 +11,7 @@ struct gp_worker {
     gp_job_fn fn;
     void *arg;
     int busy, quit;
+    int gate;   /* 1: open (see gp__worker_gate_wait) */
 };
 
 static void *loop(void *p)
@@ -50,13 +51,31 @@ void gp__worker_start(gp_worker *w, gp_job_fn fn, void *arg)
     w->fn = fn;
     w->arg = arg;
     w->busy = 1;
+    w->gate = 0;
     pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+void gp__worker_gate_open(gp_worker *w)
+{
+    pthread_mutex_lock(&w->mu);
+    w->gate = 1;
+    pthread_cond_broadcast(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+void gp__worker_gate_wait(gp_worker *w)
+{
+    pthread_mutex_lock(&w->mu);
+    while (!w->gate) pthread_cond_wait(&w->cv, &w->mu);
     pthread_mutex_unlock(&w->mu);
 }
 
 void gp__worker_wait(gp_worker *w)
 {
     pthread_mutex_lock(&w->mu);
+    w->gate = 1;   /* a job waiting at the gate must not wait for this thread forever */
+    pthread_cond_broadcast(&w->cv);
     while (w->busy) pthread_cond_wait(&w->cv, &w->mu);
     pthread_mutex_unlock(&w->mu);
 }
@@ -73,6 +92,8 @@ void gp__worker_destroy(gp_worker *w)
 {
     if (!w) return;
     pthread_mutex_lock(&w->mu);
+    w->gate = 1;
+    pthread_cond_broadcast(&w->cv);
     while (w->busy) pthread_cond_wait(&w->cv, &w->mu);
     w->quit = 1;
     pthread_cond_broadcast(&w->cv);

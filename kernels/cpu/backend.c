@@ -70,6 +70,28 @@ static int cpu_transpose(gp_backend *b, const void *src, void *dst, size_t rows,
     return GP_OK;
 }
 
+static int cpu_transpose_pitched(gp_backend *b, const void *src, size_t src_pitch, void *dst, size_t dst_pitch,
+                                 size_t rows, size_t cols, size_t esize, char *err, size_t errlen)
+{
+    (void)b;
+    if (esize == 0) {
+        set_err(err, errlen, "cpu transpose: element size 0");
+        return GP_EINVAL;
+    }
+    if (rows == 0 || cols == 0) return GP_OK;
+    if (src_pitch < cols || dst_pitch < rows || src_pitch > SIZE_MAX / rows || dst_pitch > SIZE_MAX / cols ||
+        src_pitch * rows > SIZE_MAX / esize || dst_pitch * cols > SIZE_MAX / esize) {
+        set_err(err, errlen, "cpu transpose: bad pitch or size overflows size_t");
+        return GP_EINVAL;
+    }
+    if (!src || !dst) {
+        set_err(err, errlen, "cpu transpose: NULL buffer");
+        return GP_EINVAL;
+    }
+    gp_cpu_transpose_pitched(src, src_pitch, dst, dst_pitch, rows, cols, esize);
+    return GP_OK;
+}
+
 static void cpu_destroy(gp_backend *b) { free(b); }
 
 int gp_cpu_backend_create(gp_backend **out, char *err, size_t errlen)
@@ -89,6 +111,7 @@ int gp_cpu_backend_create(gp_backend **out, char *err, size_t errlen)
     b->host_alloc = cpu_host_alloc;
     b->host_free = cpu_host_free;
     b->transpose = cpu_transpose;
+    b->transpose_pitched = cpu_transpose_pitched;
     b->destroy = cpu_destroy;
     snprintf(b->desc, sizeof b->desc, "cpu (%s)", gp_cpu_isa_name());
     *out = b;

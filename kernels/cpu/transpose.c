@@ -63,6 +63,16 @@
 #define GP_HAVE_AVX2 0
 #endif
 
+#if GP_X86 && defined(__AVX512F__)
+#define GP_HAVE_AVX512 1
+#define GP_AVX512_FN
+#elif GP_X86 && defined(__GNUC__) && !defined(GP_NO_AVX512)
+#define GP_HAVE_AVX512 1 /* compiled with a target attribute, chosen at run time */
+#define GP_AVX512_FN __attribute__((target("avx512f")))
+#else
+#define GP_HAVE_AVX512 0
+#endif
+
 #define GP_NT_THRESHOLD ((size_t)8 << 20) /* outputs from here up bypass the cache */
 #define GP_RUN_BYTES ((size_t)32 << 10)   /* bytes per row piece of a block (long reads) */
 #define GP_BLOCK_BYTES ((size_t)2 << 20)  /* bytes per block (two in flight: L2 + part of L3) */
@@ -77,7 +87,7 @@ typedef void (*tile_fn)(const u8 *s, size_t ls, u8 *d, size_t ld, size_t bi, siz
 /* ------------------------------------------------------------------------------------------ */
 /* Configuration                                                                               */
 /* ------------------------------------------------------------------------------------------ */
-enum { ISA_SCALAR = 0, ISA_SSE2 = 1, ISA_AVX2 = 2 };
+enum { ISA_SCALAR = 0, ISA_SSE2 = 1, ISA_AVX2 = 2, ISA_AVX512 = 3 };
 
 static volatile int g_ready = 0;
 static int g_isa = ISA_SCALAR;
@@ -105,11 +115,15 @@ static void gp_cpu_init(void)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2")) isa = ISA_AVX2;
 #endif
+#if GP_HAVE_AVX512
+    if (isa == ISA_AVX2 && __builtin_cpu_supports("avx512f")) isa = ISA_AVX512; /* checks OS state too */
+#endif
     const char *e = getenv("GP_CPU_ISA");
     if (e) {
         int cap = isa;
         if (!strcmp(e, "scalar")) cap = ISA_SCALAR;
         else if (!strcmp(e, "sse2")) cap = ISA_SSE2;
+        else if (!strcmp(e, "avx2")) cap = ISA_AVX2;
         if (cap < isa) isa = cap;
     }
     e = getenv("GP_CPU_NT");
@@ -126,7 +140,7 @@ static void gp_cpu_init(void)
 const char *gp_cpu_isa_name(void)
 {
     gp_cpu_init();
-    return g_isa == ISA_AVX2 ? "avx2" : g_isa == ISA_SSE2 ? "sse2" : "scalar";
+    return g_isa == ISA_AVX512 ? "avx512" : g_isa == ISA_AVX2 ? "avx2" : g_isa == ISA_SSE2 ? "sse2" : "scalar";
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -331,6 +345,102 @@ GP_AVX2_FN static void tile8_avx2(const u8 *s8, size_t ls, u8 *d8, size_t ld, si
 #endif /* GP_HAVE_AVX2 */
 
 /* ------------------------------------------------------------------------------------------ */
+/* AVX-512 micro kernels: a 64-byte line is one zmm register, so a 16x16 tile of 4 B (8x8 of   */
+/* 8 B) is 16 (8) line loads, an in-register transpose and 16 (8) whole-line stores: each        */
+/* streaming store fills one write-combining buffer completely in one instruction.              */
+/* ------------------------------------------------------------------------------------------ */
+#if GP_HAVE_AVX512
+/* 16x16 of 4-byte elements at s (pitch ss): r[k] = column k (4 shuffle stages, 64 shuffles). */
+GP_AVX512_FN static inline void t16x16_f32(const float *s, size_t ss, __m512 *r)
+{
+    __m512 t[16];
+    for (int k = 0; k < 16; k++) r[k] = _mm512_loadu_ps(s + (size_t)k * ss);
+    for (int k = 0; k < 16; k += 2) {
+        t[k] = _mm512_unpacklo_ps(r[k], r[k + 1]);
+        t[k + 1] = _mm512_unpackhi_ps(r[k], r[k + 1]);
+    }
+    for (int k = 0; k < 16; k += 4) {
+        r[k] = _mm512_shuffle_ps(t[k], t[k + 2], 0x44);
+        r[k + 1] = _mm512_shuffle_ps(t[k], t[k + 2], 0xEE);
+        r[k + 2] = _mm512_shuffle_ps(t[k + 1], t[k + 3], 0x44);
+        r[k + 3] = _mm512_shuffle_ps(t[k + 1], t[k + 3], 0xEE);
+    }
+    /* r[4q + c] holds, in 128-bit lane l, rows 4q..4q+3 of column 4l + c */
+    for (int k = 0; k < 4; k++) {
+        t[k] = _mm512_shuffle_f32x4(r[k], r[k + 4], 0x88);
+        t[k + 4] = _mm512_shuffle_f32x4(r[k], r[k + 4], 0xDD);
+        t[k + 8] = _mm512_shuffle_f32x4(r[k + 8], r[k + 12], 0x88);
+        t[k + 12] = _mm512_shuffle_f32x4(r[k + 8], r[k + 12], 0xDD);
+    }
+    for (int k = 0; k < 8; k++) {
+        r[k] = _mm512_shuffle_f32x4(t[k], t[k + 8], 0x88);
+        r[k + 8] = _mm512_shuffle_f32x4(t[k], t[k + 8], 0xDD);
+    }
+}
+
+/* 8x8 of 8-byte elements: o[k] = column k (3 stages, 24 shuffles). */
+GP_AVX512_FN static inline void t8x8_f64(const double *s, size_t ss, __m512d *o)
+{
+    __m512d r[8], t[8];
+    for (int k = 0; k < 8; k++) r[k] = _mm512_loadu_pd(s + (size_t)k * ss);
+    for (int k = 0; k < 8; k += 2) {
+        t[k] = _mm512_unpacklo_pd(r[k], r[k + 1]);     /* even columns of rows k, k+1 */
+        t[k + 1] = _mm512_unpackhi_pd(r[k], r[k + 1]); /* odd columns */
+    }
+    for (int k = 0; k < 2; k++) {
+        r[k] = _mm512_shuffle_f64x2(t[k], t[k + 2], 0x88);         /* rows 0-3, cols k, 4+k */
+        r[k + 2] = _mm512_shuffle_f64x2(t[k], t[k + 2], 0xDD);     /* rows 0-3, cols 2+k, 6+k */
+        r[k + 4] = _mm512_shuffle_f64x2(t[k + 4], t[k + 6], 0x88); /* rows 4-7 */
+        r[k + 6] = _mm512_shuffle_f64x2(t[k + 4], t[k + 6], 0xDD);
+    }
+    for (int k = 0; k < 2; k++) {
+        o[k] = _mm512_shuffle_f64x2(r[k], r[k + 4], 0x88);
+        o[k + 4] = _mm512_shuffle_f64x2(r[k], r[k + 4], 0xDD);
+        o[k + 2] = _mm512_shuffle_f64x2(r[k + 2], r[k + 6], 0x88);
+        o[k + 6] = _mm512_shuffle_f64x2(r[k + 2], r[k + 6], 0xDD);
+    }
+}
+
+#define AVX512_T4(STORE)                                                                            \
+    for (size_t j = 0; j < bj16; j += 16)                                                           \
+        for (size_t i = 0; i < bi16; i += 16) {                                                     \
+            __m512 c[16];                                                                           \
+            t16x16_f32(s + i * ls + j, ls, c);                                                      \
+            float *dp = d + j * ld + i;                                                             \
+            for (int k = 0; k < 16; k++) STORE(dp + (size_t)k * ld, c[k]);                          \
+        }
+
+GP_AVX512_FN static void tile4_avx512(const u8 *s8, size_t ls, u8 *d8, size_t ld, size_t bi, size_t bj, int nt)
+{
+    const float *s = (const float *)s8;
+    float *d = (float *)d8;
+    size_t bi16 = bi & ~(size_t)15, bj16 = bj & ~(size_t)15;
+    if (nt) { AVX512_T4(_mm512_stream_ps) } else { AVX512_T4(_mm512_storeu_ps) }
+    if (bj16 < bj) tile_4(s8 + bj16 * 4, ls, d8 + bj16 * ld * 4, ld, bi, bj - bj16, 0);
+    if (bi16 < bi) tile_4(s8 + bi16 * ls * 4, ls, d8 + bi16 * 4, ld, bi - bi16, bj16, 0);
+}
+
+#define AVX512_T8(STORE)                                                                            \
+    for (size_t j = 0; j < bj8; j += 8)                                                             \
+        for (size_t i = 0; i < bi8; i += 8) {                                                       \
+            __m512d c[8];                                                                           \
+            t8x8_f64(s + i * ls + j, ls, c);                                                        \
+            double *dp = d + j * ld + i;                                                            \
+            for (int k = 0; k < 8; k++) STORE(dp + (size_t)k * ld, c[k]);                           \
+        }
+
+GP_AVX512_FN static void tile8_avx512(const u8 *s8, size_t ls, u8 *d8, size_t ld, size_t bi, size_t bj, int nt)
+{
+    const double *s = (const double *)s8;
+    double *d = (double *)d8;
+    size_t bi8 = bi & ~(size_t)7, bj8 = bj & ~(size_t)7;
+    if (nt) { AVX512_T8(_mm512_stream_pd) } else { AVX512_T8(_mm512_storeu_pd) }
+    if (bj8 < bj) tile_8(s8 + bj8 * 8, ls, d8 + bj8 * ld * 8, ld, bi, bj - bj8, 0);
+    if (bi8 < bi) tile_8(s8 + bi8 * ls * 8, ls, d8 + bi8 * 8, ld, bi - bi8, bj8, 0);
+}
+#endif /* GP_HAVE_AVX512 */
+
+/* ------------------------------------------------------------------------------------------ */
 /* Scratch buffers (two per thread, grown on demand, kept for the life of the thread)           */
 /* ------------------------------------------------------------------------------------------ */
 static _Thread_local u8 *t_scratch;
@@ -374,16 +484,16 @@ static void copy_range(u8 *buf, size_t pitch, const u8 *sp, size_t sstride, size
 }
 
 /* fn == NULL: generic element size, copied by tile_generic_es. */
-static void run_blocks(const u8 *s, u8 *d, size_t rows, size_t cols, size_t es, tile_fn fn, int nt,
-                       int fullline)
+static void run_blocks(const u8 *s, size_t ls, u8 *d, size_t ld, size_t rows, size_t cols, size_t es,
+                       tile_fn fn, int nt, int fullline)
 {
-    const size_t sstride = cols * es;
+    const size_t sstride = ls * es;
     /* strips: the kernel is called on bi x w sub-blocks, w columns = one 64-byte src line */
     size_t w = es >= 64 ? 1 : 64 / es;
     if (w < 16 && es <= 4) w = 16;
 
     if (rows * cols * es <= g_direct) { /* small: cache-resident, no scratch */
-        call_tile(fn, s, cols, d, rows, rows, cols, es, nt);
+        call_tile(fn, s, ls, d, ld, rows, cols, es, nt);
         goto done;
     }
 
@@ -398,7 +508,7 @@ static void run_blocks(const u8 *s, u8 *d, size_t rows, size_t cols, size_t es, 
                 if (g_pf && jj + g_pf * w < cols)
                     for (size_t r = 0; r < ni; r++) __builtin_prefetch(sb + r * sstride + (jj + g_pf * w) * es, 0, 3);
 #endif
-                call_tile(fn, sb + jj * es, cols, db + jj * rows * es, rows, ni, min_sz(w, cols - jj), es, nt);
+                call_tile(fn, sb + jj * es, ls, db + jj * ld * es, ld, ni, min_sz(w, cols - jj), es, nt);
             }
         }
         goto done;
@@ -424,7 +534,7 @@ static void run_blocks(const u8 *s, u8 *d, size_t rows, size_t cols, size_t es, 
     if (!buf) { /* no scratch: straight from src (slower, still correct) */
         for (size_t i0 = 0; i0 < rows; i0 += bi)
             for (size_t j0 = 0; j0 < cols; j0 += bj)
-                call_tile(fn, s + i0 * sstride + j0 * es, cols, d + (j0 * rows + i0) * es, rows,
+                call_tile(fn, s + i0 * sstride + j0 * es, ls, d + (j0 * ld + i0) * es, ld,
                           min_sz(rows - i0, bi), min_sz(cols - j0, bj), es, nt);
         goto done;
     }
@@ -453,14 +563,14 @@ static void run_blocks(const u8 *s, u8 *d, size_t rows, size_t cols, size_t es, 
         size_t nstrips = (nj + w - 1) / w;
         size_t per = (total + nstrips - 1) / nstrips; /* bytes of the next block per strip */
         per = (per + 63) & ~(size_t)63;
-        u8 *dblk = d + (j0 * rows + i0) * es;
+        u8 *dblk = d + (j0 * ld + i0) * es;
         size_t from = 0;
         for (size_t jj = 0; jj < nj; jj += w) {
 #if defined(__GNUC__)
             if (g_pf && jj + g_pf * w < nj) /* next strips' scratch lines (they may be in L3) */
                 for (size_t r = 0; r < ni; r++) __builtin_prefetch(cur + r * pitch + (jj + g_pf * w) * es, 0, 3);
 #endif
-            call_tile(fn, cur + jj * es, pitch / es, dblk + jj * rows * es, rows, ni, min_sz(w, nj - jj), es, nt);
+            call_tile(fn, cur + jj * es, pitch / es, dblk + jj * ld * es, ld, ni, min_sz(w, nj - jj), es, nt);
             if (from < total) {
                 size_t to = min_sz(from + per, total);
                 copy_range(nxt, pitch, sp1, sstride, rb1, from, to);
@@ -481,17 +591,30 @@ done:
 
 void gp_cpu_transpose(const void *src, void *dst, size_t rows, size_t cols, size_t esize)
 {
+    gp_cpu_transpose_pitched(src, cols, dst, rows, rows, cols, esize);
+}
+
+void gp_cpu_transpose_pitched(const void *src, size_t ls, void *dst, size_t ld, size_t rows, size_t cols,
+                              size_t esize)
+{
     if (rows == 0 || cols == 0 || esize == 0) return;
     const u8 *s = (const u8 *)src;
     u8 *d = (u8 *)dst;
     if (rows == 1 || cols == 1) { /* a vector: its transpose has the same bytes */
-        memcpy(d, s, rows * cols * esize);
+        if ((rows == 1 && ld == 1) || (cols == 1 && ls == 1)) {
+            memcpy(d, s, rows * cols * esize);
+        } else if (rows == 1) {
+            for (size_t j = 0; j < cols; j++) memcpy(d + j * ld * esize, s + j * esize, esize);
+        } else {
+            for (size_t i = 0; i < rows; i++) memcpy(d + i * esize, s + i * ls * esize, esize);
+        }
         return;
     }
     gp_cpu_init();
     const size_t bytes = rows * cols * esize;
     int nt = g_nt >= 0 ? g_nt : bytes >= GP_NT_THRESHOLD;
-    if ((uintptr_t)d % 64 != 0 || (rows * esize) % 64 != 0) nt = 0; /* whole aligned lines only */
+    /* whole aligned lines only: every dst row starts on a line and the tiles fill whole lines */
+    if ((uintptr_t)d % 64 != 0 || (ld * esize) % 64 != 0 || (rows * esize) % 64 != 0) nt = 0;
     if (g_isa < ISA_SSE2) nt = 0;
 
     tile_fn fn = NULL;
@@ -521,6 +644,12 @@ void gp_cpu_transpose(const void *src, void *dst, size_t rows, size_t cols, size
         if (esize == 8) fn = tile8_avx2;
     }
 #endif
+#if GP_HAVE_AVX512
+    if (g_isa >= ISA_AVX512) {
+        if (esize == 4) fn = tile4_avx512;
+        if (esize == 8) fn = tile8_avx512;
+    }
+#endif
     /* scalar kernels use plain stores */
     if (fn == NULL || !(esize == 4 || esize == 8 || esize == 16)) nt = 0;
     /* kernels that read and write whole lines run over bands of rows; the others need the
@@ -532,5 +661,8 @@ void gp_cpu_transpose(const void *src, void *dst, size_t rows, size_t cols, size
 #if GP_HAVE_AVX2
     fullline = fullline || fn == tile4_avx2 || fn == tile8_avx2;
 #endif
-    run_blocks(s, d, rows, cols, esize, fn, nt, fullline);
+#if GP_HAVE_AVX512
+    fullline = fullline || fn == tile4_avx512 || fn == tile8_avx512;
+#endif
+    run_blocks(s, ls, d, ld, rows, cols, esize, fn, nt, fullline);
 }

@@ -1,7 +1,7 @@
 /* tests/unit/test_cpu_transpose.c — gp_cpu_transpose and the CPU backend table against an
  * independent naive loop: every byte of dst checked (dst poisoned with 0xA5 first, plus a guard
  * zone after it), element sizes 1..16 and odd ones, degenerate, prime and block-boundary shapes,
- * both instruction-set paths and both store kinds (GP_CPU_ISA / GP_CPU_NT are read once per
+ * every instruction-set path (avx512 where the CPU has it, avx2, sse2, scalar) and both store kinds (GP_CPU_ISA / GP_CPU_NT are read once per
  * process, so those variants re-run this executable with the environment set). */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
@@ -150,6 +150,61 @@ static void test_unaligned_dst(void **state)
     check_case(1024, 2048, 4, 32, 19); /* large but unaligned: no streaming stores */
 }
 
+/* Sub-matrices with row pitches (gp_cpu_transpose_pitched, the pipeline's self block): every
+ * byte of dst checked, including the pitch padding between dst rows, which must stay poisoned. */
+static void check_pitched(size_t rows, size_t cols, size_t es, size_t ls, size_t ld, size_t dst_off, uint64_t seed)
+{
+    size_t ns = rows * ls * es, nd = cols * ld * es;
+    uint8_t *src = gp_cpu_alloc(ns), *dbuf = gp_cpu_alloc(nd + dst_off + GUARD);
+    assert_non_null(src);
+    assert_non_null(dbuf);
+    uint8_t *dst = dbuf + dst_off;
+    rng_state = seed * 0x9E3779B97F4A7C15ULL + rows * 131 + cols * 7 + es + ls * 3 + ld;
+    for (size_t k = 0; k < ns; k++) src[k] = rnd8();
+    memset(dbuf, 0xA5, nd + dst_off + GUARD);
+    gp_cpu_transpose_pitched(src, ls, dst, ld, rows, cols, es);
+    for (size_t k = 0; k < dst_off; k++)
+        if (dbuf[k] != 0xA5) fail_msg("pitched %zux%zu es=%zu: byte before dst overwritten", rows, cols, es);
+    for (size_t j = 0; j < cols; j++)
+        for (size_t i = 0; i < ld; i++)
+            for (size_t b = 0; b < es; b++) {
+                uint8_t got = dst[(j * ld + i) * es + b];
+                uint8_t want = i < rows ? src[(i * ls + j) * es + b] : 0xA5;
+                if (got != want)
+                    fail_msg("pitched %zux%zu es=%zu ls=%zu ld=%zu off=%zu: dst (%zu,%zu) byte %zu = 0x%02x, want 0x%02x",
+                             rows, cols, es, ls, ld, dst_off, j, i, b, got, want);
+            }
+    for (size_t k = 0; k < GUARD; k++)
+        if (dst[nd + k] != 0xA5) fail_msg("pitched %zux%zu es=%zu: wrote past the end of dst", rows, cols, es);
+    gp_cpu_free(src);
+    gp_cpu_free(dbuf);
+}
+
+static void test_pitched(void **state)
+{
+    (void)state;
+    for (size_t e = 0; e < NES; e++) {
+        size_t es = ESIZES[e];
+        check_pitched(1, 1, es, 3, 2, 0, 20);
+        check_pitched(1, 37, es, 40, 5, 0, 21);   /* a row vector into a strided column */
+        check_pitched(37, 1, es, 9, 37, 0, 22);
+        check_pitched(37, 1, es, 9, 64, 0, 22);
+        check_pitched(67, 129, es, 131, 70, 0, 23);
+        check_pitched(64, 128, es, 256, 192, 0, 24);
+        check_pitched(257, 509, es, 600, 300, 8, 25);
+    }
+    /* the pipeline's shapes: k rows of a C-wide panel, columns [c0, c0 + w) into a w x K buffer
+     * at column offset o, large enough for the banded paths and streaming stores */
+    static const size_t es2[] = {4, 8, 16, 2};
+    for (size_t e = 0; e < sizeof es2 / sizeof es2[0]; e++) {
+        size_t es = es2[e];
+        check_pitched(512, 2048, es, 4096, 1024, 0, 26);      /* w x K, this rank's block first */
+        check_pitched(512, 2048, es, 4096, 1024, 512 * es, 27); /* second of two blocks */
+        check_pitched(1000, 1500, es, 3001, 2003, 0, 28);
+        check_pitched(520, 1037, es, 1037, 1040, 0, 29);
+    }
+}
+
 static void test_backend_table(void **state)
 {
     (void)state;
@@ -162,6 +217,7 @@ static void test_backend_table(void **state)
     assert_non_null(b->host_alloc);
     assert_non_null(b->host_free);
     assert_non_null(b->transpose);
+    assert_non_null(b->transpose_pitched);
     assert_non_null(b->destroy);
 
     size_t rows = 300, cols = 777, es = 8, n = rows * cols * es;
@@ -196,6 +252,14 @@ static void test_backend_table(void **state)
     assert_int_equal(b->transpose(b, s, d, 0, cols, es, err, sizeof err), GP_OK);
     assert_int_equal(b->transpose(b, s, d, rows, 0, es, NULL, 0), GP_OK);
     assert_null(b->host_alloc(b, 0));
+    /* pitched entry: a sub-block into a wider dst, pitches checked */
+    memset(d, 0xA5, n);
+    assert_int_equal(b->transpose_pitched(b, s + 5 * es, cols, d, rows + 3, rows, 100, es, err, sizeof err), GP_OK);
+    for (size_t j = 0; j < 100; j++) assert_memory_equal(d + j * (rows + 3) * es, ref + (j + 5) * rows * es, rows * es);
+    assert_int_equal(b->transpose_pitched(b, s, cols - 1, d, rows, rows, cols, es, err, sizeof err), GP_EINVAL);
+    assert_int_equal(b->transpose_pitched(b, s, cols, d, rows - 1, rows, cols, es, err, sizeof err), GP_EINVAL);
+    assert_int_equal(b->transpose_pitched(b, s, cols, d, rows, rows, cols, 0, err, sizeof err), GP_EINVAL);
+    assert_int_equal(b->transpose_pitched(b, s, cols, d, rows, 0, cols, es, err, sizeof err), GP_OK);
 
     free(ref);
     b->host_free(b, s);
@@ -212,7 +276,8 @@ static void test_other_paths(void **state)
 {
     (void)state;
     if (getenv("GP_CPU_TEST_CHILD")) skip();
-    static const char *envs[] = {"GP_CPU_ISA=scalar", "GP_CPU_ISA=sse2", "GP_CPU_NT=0", "GP_CPU_NT=1"};
+    static const char *envs[] = {"GP_CPU_ISA=scalar", "GP_CPU_ISA=sse2", "GP_CPU_ISA=avx2", "GP_CPU_NT=0", "GP_CPU_NT=1",
+                                 "GP_CPU_ISA=avx2 GP_CPU_NT=1"};
     for (size_t k = 0; k < sizeof envs / sizeof envs[0]; k++) {
         char cmd[4096];
         snprintf(cmd, sizeof cmd, "GP_CPU_TEST_CHILD=1 %s '%s' >/dev/null 2>&1", envs[k], g_self);
@@ -230,6 +295,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_degenerate),    cmocka_unit_test(test_primes),
         cmocka_unit_test(test_block_boundaries), cmocka_unit_test(test_large),
         cmocka_unit_test(test_other_esizes),  cmocka_unit_test(test_unaligned_dst),
+        cmocka_unit_test(test_pitched),
         cmocka_unit_test(test_backend_table), cmocka_unit_test(test_other_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
