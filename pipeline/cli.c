@@ -121,7 +121,9 @@ static int finish(cli_ctx *c, gp_status st, const gp_error *e)
 static int bad_option(cli_ctx *c, const char *cmd, int optopt_, const char *arg)
 {
     (void)optopt_;
-    return say_error(c, "%s: %s (see gpipe %s --help)", cmd, arg);
+    char m[512];
+    snprintf(m, sizeof m, "%s (see gpipe %s --help)", arg, cmd);   /* say_error takes two strings */
+    return say_error(c, "%s: %s", cmd, m);
 }
 
 /* getopt_long with its own messages off; unknown options and missing arguments become one
