@@ -20,6 +20,18 @@ gp_status gp__fail(gp_error *e, gp_status code, const char *fmt, ...)
     return e->code;
 }
 
+void gp__prefix(gp_error *e, const char *fmt, ...)
+{
+    if (!e->code) return;
+    char pre[sizeof e->msg], old[sizeof e->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pre, sizeof pre, fmt, ap);
+    va_end(ap);
+    memcpy(old, e->msg, sizeof old);
+    snprintf(e->msg, sizeof e->msg, "%s%s", pre, old);
+}
+
 gp_status gp__agree(MPI_Comm comm, gp_error *e)
 {
     int rank, size;

@@ -11,6 +11,8 @@
 /* Record a local failure (the first one wins); returns code. */
 gp_status gp__fail(gp_error *e, gp_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Put context (e.g. "FILE: DATASET: ") before the recorded message, if any. */
+void gp__prefix(gp_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Collective: all ranks learn whether any rank failed. Returns 0 or the failing code; on failure
  * every rank's e holds the message of the lowest failing rank (prefixed "rank N: " when N != 0
  * and the other ranks did not fail the same way). */

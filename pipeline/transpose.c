@@ -152,9 +152,9 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     hid_t otype = o->map ? (hid_t)o->map->out_type : in.type;
     size_t in_es = in.esize, es = H5Tget_size(otype);
     make_backend(comm, o->device, &be, err);
-    if (!err->code)
-        gp__plan_make(&plan, o->strategy, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank, mem,
-                      o->panel_rows, err);
+    if (!err->code && gp__plan_make(&plan, o->strategy, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank,
+                                    mem, o->panel_rows, err))
+        gp__prefix(err, "%s: %s: ", o->input, in.dset_path);
     plan.esize = es;   /* budget sized for the larger element; the exchange moves output elements */
     if ((st = gp__agree(comm, err))) goto done;
 
