@@ -1,7 +1,8 @@
 /* io/check.c — the serial check of an input before any rank trusts it (issue 8). HDF5 checks its
  * metadata as it parses it, but not everything gpipe relies on: with MPI-IO, a collective read
  * of a chunk or of contiguous data whose address lies past the end of the file returns zeros
- * without an error (HDF5 1.10.8), and a dataset may declare petabytes that were never written.
+ * without an error (HDF5 1.10.8 H5FD_mpio_read zero-fills what MPI-IO could not read), and a
+ * dataset may declare petabytes that were never written.
  * So before the ranks read anything, the storage behind the dataset is checked here, on one
  * process, with the default (POSIX) driver: contiguous data and every allocated chunk must lie
  * inside the file and have the size the shape needs, external raw files must exist and be long
@@ -76,9 +77,10 @@ static void check_external(gp_h5_in *in, hid_t dcpl, int n, uint64_t need, gp_er
                  in->path, in->dset_path, (unsigned long long)covered, (unsigned long long)need);
 }
 
-/* Every allocated chunk inside the file, with the size the layout implies when unfiltered.
- * Chunks are looked up by position (a B-tree search each); the walk stops once all of them
- * (H5Dget_num_chunks) were seen. Returns the number of never-written chunk positions. */
+/* The chunk index: counted (a walk of every index node, where a corrupt or cyclic index shows),
+ * and for small indexes every allocated chunk inside the file, with the size the layout implies
+ * when unfiltered; that walk stops once all of them were seen. Returns the number of
+ * never-written chunk positions. */
 static uint64_t check_chunks(gp_h5_in *in, hid_t dcpl, uint64_t fsize, uint64_t *cbytes_out, gp_error *e)
 {
     char why[300];
@@ -108,8 +110,12 @@ static uint64_t check_chunks(gp_h5_in *in, hid_t dcpl, uint64_t fsize, uint64_t 
         return 0;
     }
     uint64_t unwritten = ncoords - nalloc;
-    /* The caller refuses a dataset with too much unwritten data before anything is walked. */
-    if (nalloc == 0 || sat_mul(unwritten, cbytes) > max_unwritten()) return unwritten;
+    /* The caller refuses a dataset with too much unwritten data before anything is walked.
+     * HDF5 1.10.8 finds a chunk's address only by iterating the index (each lookup costs a
+     * walk of it), so chunks are checked one by one only for small indexes (~0.3 s at the
+     * limit); the counting walk above parsed every index node already, and larger datasets
+     * are read independently, where HDF5 checks every chunk's address (io/h5.c). */
+    if (nalloc == 0 || ncoords > GP_CHUNK_WALK_MAX || sat_mul(unwritten, cbytes) > max_unwritten()) return unwritten;
     uint64_t seen = 0;
     for (uint64_t i = 0; i < n0 && seen < nalloc && !e->code; i++) {
         for (uint64_t j = 0; j < n1 && seen < nalloc; j++) {

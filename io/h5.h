@@ -90,6 +90,12 @@ gp_status gp__info_list(const char *path, int json, FILE *out, gp_error *e);
 /* Shared with the collective open (io/h5.c): resolve -d or find the only 2-D dataset and open
  * it; check shape, type, filters, layout and size. */
 gp_status gp__h5_open_dataset(gp_h5_in *in, const char *dataset, gp_error *e);
+/* Chunk positions of a 2-D chunked dataset of these dims (0 if not chunked). io/check.c looks
+ * every chunk up (inside the file?) only up to GP_CHUNK_WALK_MAX of them: HDF5 1.10.8 finds a
+ * chunk's address by iterating the whole index, so that walk is quadratic. Larger indexes are
+ * read independently, where HDF5 checks each chunk's address against the end of the file. */
+#define GP_CHUNK_WALK_MAX 2048
+uint64_t gp__h5_chunk_positions(hid_t dset, const hsize_t *dims);
 gp_status gp__h5_check_dataset(gp_h5_in *in, gp_error *e);
 
 /* "f32 LE", "i64 BE", "compound{r:f64 LE,i:f64 LE} (16 B)", "opaque (5 B)". */

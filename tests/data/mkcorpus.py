@@ -347,6 +347,19 @@ def m_flip_btree_child(p):
     _patch(p, i + 24 + 32, struct.pack("<Q", 1 << 40))
 
 
+def m_flip_chunk_address_many(p):
+    """4096 chunks (too many for gpipe to look each up before reading): one leaf entry of the
+    chunk B-tree points past the end of the file; only the read itself can notice."""
+    _valid(p, shape=(256, 256), chunks=(4, 4))
+    b = _read(p)
+    i = b.find(b"TREE")
+    while i >= 0 and not (b[i + 4] == 1 and b[i + 5] == 0):   # a leaf node of the chunk index
+        i = b.find(b"TREE", i + 1)
+    if i < 0:
+        raise RuntimeError("%s: no chunk B-tree leaf" % p)
+    _patch(p, i + 24 + 32, struct.pack("<Q", 1 << 40))
+
+
 def m_flip_btree_level(p):
     """A leaf of the chunk B-tree claims to be level 3: its children (chunks) read as nodes."""
     _valid(p, shape=(64, 48), chunks=(16, 16))
@@ -454,6 +467,7 @@ CORPUS = [
     ("flip_ohdr_version", m_flip_ohdr_version, CORRUPT, True),
     ("flip_btree_signature", m_flip_btree_signature, CORRUPT, True),
     ("flip_btree_child", m_flip_btree_child, CORRUPT, True),
+    ("flip_chunk_address_many", m_flip_chunk_address_many, CORRUPT + "|past the end", True),
     ("flip_btree_level", m_flip_btree_level, CORRUPT, False),
     ("flip_btree_self_loop", m_flip_btree_self_loop, CORRUPT, True),
     ("flip_btree_entries", m_flip_btree_entries, CORRUPT, False),
