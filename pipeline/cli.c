@@ -59,6 +59,8 @@ static const char *usage_transpose =
     "      --resume               finish an interrupted run (killed, timed out, signalled) from its\n"
     "                             partial output .OUT.gpipe-tmp; any rank count; the input must be\n"
     "                             unchanged (size, mtime, shape, type, sampled rows are checked)\n"
+    "      --timeout SECONDS      abort the job (exit 2) when no rank makes progress for that long\n"
+    "                             (a rank stuck in HDF5 or MPI-IO; also GPIPE_WATCHDOG=SECONDS)\n"
     "  -q, --quiet                no summary or progress on stderr\n"
     "  -h, --help                 this help\n"
     "\n"
@@ -144,7 +146,7 @@ static int cmd_transpose(cli_ctx c, int argc, char **argv, MPI_Comm comm)
         {"panel-rows", required_argument, 0, 'k'}, {"json", required_argument, 0, 'j'},
         {"strategy", required_argument, 0, 'S'}, {"chunk", required_argument, 0, 'c'},
         {"progress", no_argument, 0, 'P'}, {"no-progress", no_argument, 0, 'N'},
-        {"resume", no_argument, 0, 'R'},
+        {"resume", no_argument, 0, 'R'}, {"timeout", required_argument, 0, 'W'},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     gp_transpose_opts o = {0};
     o.device = "auto";
@@ -161,6 +163,9 @@ static int cmd_transpose(cli_ctx c, int argc, char **argv, MPI_Comm comm)
         case 'q': o.quiet = 1; o.progress = 0; break;
         case 'P': o.progress = 1; break;
         case 'R': o.resume = 1; break;
+        case 'W':
+            if (gp_cli_timeout(optarg)) return say_error(&c, "--timeout %s: expected a number of seconds > 0%s", optarg, "");
+            break;
         case 'N': o.progress = 0; break;
         case 'j': o.json = optarg; break;
         case 'S':

@@ -38,7 +38,9 @@ gp_status gp__agree(MPI_Comm comm, gp_error *e)
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     int mine = e->code ? rank : INT_MAX, first = INT_MAX, nfail = 0, f = e->code != 0;
+    gp__watchdog_waiting(1);   /* blocked here = waiting for another rank, not stuck */
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+    gp__watchdog_waiting(0);
     if (first == INT_MAX) return GP_OK;
     MPI_Allreduce(&f, &nfail, 1, MPI_INT, MPI_SUM, comm);
     int code = e->code;

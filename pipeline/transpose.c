@@ -120,6 +120,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     gp__begin(comm, err, &rank, &nranks);
     double t0 = gp__now(), tstage[ST_N] = {0};
     gp__signals_install();
+    gp__watchdog_start(comm, o->input);   /* --timeout: no progress for that long aborts the job */
 
     gp_backend *be = NULL;
     gp_h5_in in;
@@ -317,6 +318,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
             gp__fail(err, GP_EINTR, "%s: interrupted by signal %d at panel %zu/%zu", output,
                      gp__signal_pending(), i < n ? i + 1 : n, n);
         if ((st = gp__agree(comm, err))) goto done;
+        gp__watchdog_beat();
     }
     progress_end(&prog);
 
@@ -377,5 +379,6 @@ done:;
     }
     gp__plan_free(&plan);
     gp_h5_close_input(&in);
+    gp__watchdog_stop();
     return st;
 }
