@@ -3,6 +3,7 @@
 #define _GNU_SOURCE 1
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,14 +205,14 @@ static int missing_filter(hid_t dset, char *buf, size_t n)
 }
 
 /* Resolve -d (or find the only 2-D dataset) and open it. */
-static gp_status open_dataset(gp_h5_in *in, const char *dataset, gp_error *e)
+gp_status gp__h5_open_dataset(gp_h5_in *in, const char *dataset, gp_error *e)
 {
     char why[300];
     if (!dataset) {
         char names[4][1024];
         found2d f = {names, 0, 4};
         if (H5Lvisit(in->file, H5_INDEX_NAME, H5_ITER_INC, visit_cb, &f) < 0)
-            return gp__fail(e, GP_EFORMAT, "%s: cannot list the file's datasets%s", in->path, h5why(why, sizeof why));
+            return gp__fail(e, GP_EFORMAT, "%s: cannot list the file's datasets (corrupt file?)%s", in->path, h5why(why, sizeof why));
         if (f.n == 0) return gp__fail(e, GP_EFORMAT, "%s: no 2-D dataset in the file; name one with -d", in->path);
         if (f.n > 1)
             return gp__fail(e, GP_EINVAL, "%s: %d 2-D datasets (%s, %s%s); choose one with -d", in->path, f.n,
@@ -252,6 +253,86 @@ static gp_status open_dataset(gp_h5_in *in, const char *dataset, gp_error *e)
     return GP_OK;
 }
 
+uint64_t gp__h5_chunk_positions(hid_t dset, const hsize_t *dims)
+{
+    hid_t dcpl = H5Dget_create_plist(dset);
+    hsize_t cd[2] = {0, 0};
+    int n = dcpl >= 0 ? H5Pget_chunk(dcpl, 2, cd) : -1;
+    if (dcpl >= 0) H5Pclose(dcpl);
+    H5Eclear2(H5E_DEFAULT);
+    if (n != 2 || !cd[0] || !cd[1]) return 0;
+    uint64_t n0 = dims[0] / cd[0] + (dims[0] % cd[0] != 0), n1 = dims[1] / cd[1] + (dims[1] % cd[1] != 0);
+    return n0 && n1 > UINT64_MAX / n0 ? UINT64_MAX : n0 * n1;
+}
+
+/* The checks every rank makes once the dataset is open: a simple 2-D dataspace, a filter
+ * pipeline this HDF5 can decode, a type gpipe can move as bytes, a layout parallel HDF5 can
+ * read, a size in bytes that fits in 64 bits. Fills in rows, cols, esize, type, independent. */
+gp_status gp__h5_check_dataset(gp_h5_in *in, gp_error *e)
+{
+    char why[300];
+    const char *path = in->path;
+    hid_t sp = H5Dget_space(in->dset);
+    int nd = sp >= 0 ? H5Sget_simple_extent_ndims(sp) : -1;
+    hsize_t dims[H5S_MAX_RANK] = {0};
+    if (nd > 0 && nd <= H5S_MAX_RANK) H5Sget_simple_extent_dims(sp, dims, NULL);
+    H5S_class_t sc = sp >= 0 ? H5Sget_simple_extent_type(sp) : H5S_NO_CLASS;
+    if (sp >= 0) H5Sclose(sp);
+    in->type = H5Dget_type(in->dset);
+    hid_t dcpl = H5Dget_create_plist(in->dset);
+    H5D_layout_t layout = dcpl >= 0 ? H5Pget_layout(dcpl) : H5D_LAYOUT_ERROR;
+    if (dcpl >= 0) H5Pclose(dcpl);
+    const char *bad = in->type >= 0 ? gp_h5_type_unsupported(in->type) : "unreadable datatype";
+    if (sp < 0 || nd < 0) {
+        gp__fail(e, GP_EFORMAT, "%s: %s: unreadable dataspace (corrupt file?)%s", path, in->dset_path,
+                 h5why(why, sizeof why));
+    } else if (sc != H5S_SIMPLE) {
+        gp__fail(e, GP_EFORMAT, "%s: %s is %s, gpipe needs a 2-D dataset", path, in->dset_path,
+                 sc == H5S_SCALAR ? "a scalar" : "empty (null dataspace)");
+    } else if (nd != 2) {
+        char shape[128] = "";
+        size_t u = 0;
+        for (int i = 0; i < nd && u < sizeof shape; i++)
+            u += (size_t)snprintf(shape + u, sizeof shape - u, "%s%llu", i ? "x" : "", (unsigned long long)dims[i]);
+        gp__fail(e, GP_EFORMAT, "%s: %s is %d-D (shape %s), gpipe needs a 2-D dataset", path, in->dset_path, nd,
+                 shape);
+    } else if (layout == H5D_LAYOUT_ERROR) {
+        gp__fail(e, GP_EFORMAT, "%s: %s: unreadable storage layout (corrupt file?)%s", path, in->dset_path,
+                 h5why(why, sizeof why));
+    } else if (layout == H5D_VIRTUAL) {
+        gp__fail(e, GP_EFORMAT, "%s: %s is a virtual dataset (VDS), which parallel HDF5 cannot read; copy it into "
+                 "a regular dataset first (h5repack -l CONTI)", path, in->dset_path);
+    } else if (missing_filter(in->dset, why, sizeof why)) {
+        gp__fail(e, GP_EFORMAT, "%s: %s is compressed with %s, which this HDF5 library cannot decode", path,
+                 in->dset_path, why);
+    } else if (bad) {
+        char td[256];
+        gp_h5_type_desc(in->type, td, sizeof td);
+        gp__fail(e, GP_EFORMAT, "%s: %s has type %s: %s", path, in->dset_path, td, bad);
+    } else {
+        in->rows = dims[0];
+        in->cols = dims[1];
+        /* HDF5 1.10.8's collective chunk I/O fails (MPI_ERR_TYPE in MPI_File_set_view, also
+         * with H5FD_MPIO_INDIVIDUAL_IO) when some chunks were never written; such datasets
+         * are read in independent mode (every rank still calls, so nothing else changes). */
+        H5D_space_status_t ss;
+        in->independent = H5Dget_space_status(in->dset, &ss) >= 0 && ss != H5D_SPACE_STATUS_ALLOCATED;
+        /* A chunk index too large for io/check.c to check entry by entry: read independently.
+         * A collective read goes through MPI-IO file views, and HDF5 1.10.8 fills the part
+         * past the end of the file with zeros without an error (H5FD_mpio_read); an
+         * independent read of a chunk is checked against the end of the file by HDF5. */
+        if (layout == H5D_CHUNKED && gp__h5_chunk_positions(in->dset, dims) > GP_CHUNK_WALK_MAX) in->independent = 1;
+        in->esize = H5Tget_size(in->type);
+        if (in->esize == 0 || dims[0] > SIZE_MAX || dims[1] > SIZE_MAX ||
+            (in->cols && in->rows > SIZE_MAX / in->cols / in->esize))
+            gp__fail(e, GP_EFORMAT, "%s: %s: size %llux%llu of %zu-byte elements overflows 64-bit arithmetic "
+                     "(corrupt or crafted file?)", path, in->dset_path, (unsigned long long)dims[0],
+                     (unsigned long long)dims[1], in->esize);
+    }
+    H5Eclear2(H5E_DEFAULT);
+    return e->code;
+}
+
 gp_status gp_h5_open_input(MPI_Comm comm, const char *path, const char *dataset, gp_h5_in *in,
                            gp_error *e)
 {
@@ -260,7 +341,10 @@ gp_status gp_h5_open_input(MPI_Comm comm, const char *path, const char *dataset,
     memset(in, 0, sizeof *in);
     in->file = in->dset = in->type = H5I_INVALID_HID;
     snprintf(in->path, sizeof in->path, "%s", path);
-    if (rank == 0) precheck_input(path, e);
+    /* Rank 0 first looks at the file alone, in a separate process where it can (io/probe.c):
+     * HDF5 parses the metadata of a crafted file there, so a crash or an endless loop in the
+     * library becomes an error line, and the storage the ranks are about to read is checked. */
+    if (rank == 0 && !precheck_input(path, e)) gp__probe_input(path, dataset, e);
     gp_status st = gp__agree(comm, e);
     if (st) return st;
 
@@ -271,46 +355,7 @@ gp_status gp_h5_open_input(MPI_Comm comm, const char *path, const char *dataset,
     H5Pclose(fapl);
     if ((st = gp__agree(comm, e))) return st;
 
-    if (!open_dataset(in, dataset, e)) {
-        hid_t sp = H5Dget_space(in->dset);
-        int nd = H5Sget_simple_extent_ndims(sp);
-        hsize_t dims[H5S_MAX_RANK] = {0};
-        if (nd > 0) H5Sget_simple_extent_dims(sp, dims, NULL);
-        H5S_class_t sc = H5Sget_simple_extent_type(sp);
-        H5Sclose(sp);
-        in->type = H5Dget_type(in->dset);
-        const char *bad = in->type >= 0 ? gp_h5_type_unsupported(in->type) : "unreadable datatype";
-        if (sc != H5S_SIMPLE) {
-            gp__fail(e, GP_EFORMAT, "%s: %s is %s, gpipe needs a 2-D dataset", path, in->dset_path,
-                     sc == H5S_SCALAR ? "a scalar" : "empty (null dataspace)");
-        } else if (nd != 2) {
-            char shape[128] = "";
-            size_t u = 0;
-            for (int i = 0; i < nd && u < sizeof shape; i++)
-                u += (size_t)snprintf(shape + u, sizeof shape - u, "%s%llu", i ? "x" : "", (unsigned long long)dims[i]);
-            gp__fail(e, GP_EFORMAT, "%s: %s is %d-D (shape %s), gpipe needs a 2-D dataset", path,
-                     in->dset_path, nd, shape);
-        } else if (missing_filter(in->dset, why, sizeof why)) {
-            gp__fail(e, GP_EFORMAT, "%s: %s is compressed with %s, which this HDF5 library cannot decode", path,
-                     in->dset_path, why);
-        } else if (bad) {
-            char td[256];
-            gp_h5_type_desc(in->type, td, sizeof td);
-            gp__fail(e, GP_EFORMAT, "%s: %s has type %s: %s", path, in->dset_path, td, bad);
-        } else {
-            in->rows = dims[0];
-            in->cols = dims[1];
-            /* HDF5 1.10.8's collective chunk I/O fails (MPI_ERR_TYPE in MPI_File_set_view, also
-             * with H5FD_MPIO_INDIVIDUAL_IO) when some chunks were never written; such datasets
-             * are read in independent mode (every rank still calls, so nothing else changes). */
-            H5D_space_status_t ss;
-            in->independent = H5Dget_space_status(in->dset, &ss) >= 0 && ss != H5D_SPACE_STATUS_ALLOCATED;
-            in->esize = H5Tget_size(in->type);
-            if (in->esize == 0 || (in->cols && in->rows > SIZE_MAX / in->cols / in->esize))
-                gp__fail(e, GP_EFORMAT, "%s: %s: size %llux%llu of %zu-byte elements overflows", path,
-                         in->dset_path, (unsigned long long)dims[0], (unsigned long long)dims[1], in->esize);
-        }
-    }
+    if (!gp__h5_open_dataset(in, dataset, e)) gp__h5_check_dataset(in, e);
     return gp__agree(comm, e);
 }
 
@@ -421,15 +466,17 @@ gp_status gp_h5_check_output(MPI_Comm comm, const char *input, const char *outpu
     return gp__agree(comm, e);
 }
 
-/* fallocate the first `size` bytes of a file; file systems without fallocate are left alone. */
-static void reserve_space(const char *path, off_t size, const char *output, gp_error *e)
+/* fallocate the first `size` bytes of a file (keep_size: without changing its length); file
+ * systems without fallocate are left alone. */
+static void reserve_space(const char *path, off_t size, int keep_size, const char *output, gp_error *e)
 {
     int fd = open(path, O_WRONLY);
     if (fd < 0) {
         gp__fail(e, GP_EIO, "%s: cannot open %s: %s", output, path, strerror(errno));
         return;
     }
-    if (size > 0 && fallocate(fd, 0, 0, size) != 0 && errno != EOPNOTSUPP && errno != ENOSYS) {
+    if (size > 0 && fallocate(fd, keep_size ? FALLOC_FL_KEEP_SIZE : 0, 0, size) != 0 && errno != EOPNOTSUPP &&
+        errno != ENOSYS) {
         char hb[32];
         gp__fail(e, GP_EIO, "%s: cannot reserve %s for the output: %s", output,
                  gp__human_bytes((double)size, hb, sizeof hb), strerror(errno));
@@ -552,6 +599,21 @@ static gp_status create_output(MPI_Comm comm, const char *output, const char *ds
     H5Pclose(fapl);
     gp_status st = gp__agree(comm, e);
     if (st) return st;
+    /* The data's blocks first, while the file is still small: when they cannot be had (full disk,
+     * or more than the file system allows in one file), closing the file stays cheap and clean
+     * (HDF5 1.10.8 crashes at MPI_Finalize when closing a file fails to set its size). */
+    uint64_t need = H5Tget_size(type);
+    for (int i = 0; i < ndims; i++) need = dims[i] && need > UINT64_MAX / dims[i] ? UINT64_MAX : need * dims[i];
+    if (rank == 0) {
+        if (need > (uint64_t)INT64_MAX) {
+            char a[32];
+            gp__fail(e, GP_EIO, "%s: cannot reserve %s for the output: File too large", output,
+                     gp__human_bytes((double)need, a, sizeof a));
+        } else {
+            reserve_space(out->tmp_path, (off_t)need, 1, output, e);
+        }
+    }
+    if ((st = gp__agree(comm, e))) return st;
 
     hid_t space = H5Screate_simple(ndims, dims, NULL);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
@@ -579,7 +641,7 @@ static gp_status create_output(MPI_Comm comm, const char *output, const char *ds
      * without an error (seen with Open MPI's OMPIO on tmpfs), so a full disk must fail here. */
     hsize_t size = 0;
     H5Fget_filesize(out->file, &size);
-    if (rank == 0) reserve_space(out->tmp_path, (off_t)size, output, e);
+    if (rank == 0) reserve_space(out->tmp_path, (off_t)size, 0, output, e);
     return gp__agree(comm, e);
 }
 

@@ -74,6 +74,30 @@ gp_status gp_h5_set_attr(gp_h5_out *out, const char *name, const char *value, gp
  * place, else remove the temporary file. Returns the agreed status. */
 gp_status gp_h5_finish_output(MPI_Comm comm, gp_h5_out *out, gp_error *e);
 
+/* ---- the serial check of an input (io/check.c) and its sandbox (io/probe.c) ---------------- */
+/* Open path alone (no MPI-IO) and check the dataset gpipe will read: everything the collective
+ * open checks, plus the storage behind it (contiguous data and every chunk inside the file,
+ * external files present, no more than GPIPE_MAX_UNWRITTEN of never-written data). */
+gp_status gp_h5_check_input(const char *path, const char *dataset, gp_error *e);
+/* Rank 0, before the collective open: gp_h5_check_input in a child process (`gpipe __probe`)
+ * when the sandbox is enabled, so that a crash or an endless loop inside HDF5 on a crafted file
+ * becomes an error; in this process otherwise. */
+gp_status gp__probe_input(const char *path, const char *dataset, gp_error *e);
+/* `gpipe info`'s listing, in the sandbox when enabled. */
+gp_status gp__probe_info(const char *path, int json, FILE *out, gp_error *e);
+/* The listing itself (io/info.c), serial. */
+gp_status gp__info_list(const char *path, int json, FILE *out, gp_error *e);
+/* Shared with the collective open (io/h5.c): resolve -d or find the only 2-D dataset and open
+ * it; check shape, type, filters, layout and size. */
+gp_status gp__h5_open_dataset(gp_h5_in *in, const char *dataset, gp_error *e);
+/* Chunk positions of a 2-D chunked dataset of these dims (0 if not chunked). io/check.c looks
+ * every chunk up (inside the file?) only up to GP_CHUNK_WALK_MAX of them: HDF5 1.10.8 finds a
+ * chunk's address by iterating the whole index, so that walk is quadratic. Larger indexes are
+ * read independently, where HDF5 checks each chunk's address against the end of the file. */
+#define GP_CHUNK_WALK_MAX 2048
+uint64_t gp__h5_chunk_positions(hid_t dset, const hsize_t *dims);
+gp_status gp__h5_check_dataset(gp_h5_in *in, gp_error *e);
+
 /* "f32 LE", "i64 BE", "compound{r:f64 LE,i:f64 LE} (16 B)", "opaque (5 B)". */
 void gp_h5_type_desc(hid_t t, char *buf, size_t n);
 /* Why gpipe cannot move this type (NULL if it can): vlen, strings, references. */

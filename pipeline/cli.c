@@ -66,6 +66,8 @@ static const char *usage_transpose =
     "      --resume               finish an interrupted run (killed, timed out, signalled) from its\n"
     "                             partial output .OUT.gpipe-tmp; any rank count; the input must be\n"
     "                             unchanged (size, mtime, shape, type, sampled rows are checked)\n"
+    "      --timeout SECONDS      abort the job (exit 2) when no rank makes progress for that long\n"
+    "                             (a rank stuck in HDF5 or MPI-IO; also GPIPE_WATCHDOG=SECONDS)\n"
     "  -q, --quiet                no summary or progress on stderr\n"
     "  -h, --help                 this help\n"
     "\n"
@@ -128,7 +130,9 @@ static int finish(cli_ctx *c, gp_status st, const gp_error *e)
 static int bad_option(cli_ctx *c, const char *cmd, int optopt_, const char *arg)
 {
     (void)optopt_;
-    return say_error(c, "%s: %s (see gpipe %s --help)", cmd, arg);
+    char m[512];
+    snprintf(m, sizeof m, "%s (see gpipe %s --help)", arg, cmd);   /* say_error takes two strings */
+    return say_error(c, "%s: %s", cmd, m);
 }
 
 /* getopt_long with its own messages off; unknown options and missing arguments become one
@@ -151,6 +155,7 @@ static int cmd_transpose(cli_ctx c, int argc, char **argv, MPI_Comm comm)
         {"strategy", required_argument, 0, 'S'}, {"chunk", required_argument, 0, 'c'},
         {"progress", no_argument, 0, 'P'}, {"no-progress", no_argument, 0, 'N'},
         {"resume", no_argument, 0, 'R'}, {"exchange", required_argument, 0, 'X'},
+        {"timeout", required_argument, 0, 'W'},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     gp_transpose_opts o = {0};
     o.device = "auto";
@@ -167,6 +172,9 @@ static int cmd_transpose(cli_ctx c, int argc, char **argv, MPI_Comm comm)
         case 'q': o.quiet = 1; o.progress = 0; break;
         case 'P': o.progress = 1; break;
         case 'R': o.resume = 1; break;
+        case 'W':
+            if (gp_cli_timeout(optarg)) return say_error(&c, "--timeout %s: expected a number of seconds > 0%s", optarg, "");
+            break;
         case 'N': o.progress = 0; break;
         case 'j': o.json = optarg; break;
         case 'S':

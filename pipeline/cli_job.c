@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pipeline/cli.h"
 #include "pipeline/job.h"
 
 int gp_cli_run(int argc, char **argv, MPI_Comm comm);
@@ -29,6 +30,7 @@ static const char *usage_run =
     "      --device auto|cpu|cuda override the job's device (transposes and reductions)\n"
     "      --mem SIZE             override the job's per-rank memory budget, e.g. 512M, 2G\n"
     "  -f, --force                overwrite existing outputs\n"
+    "      --timeout SECONDS      abort the job (exit 2) when no rank makes progress for that long\n"
     "  -q, --quiet                no status lines on stderr\n"
     "  -h, --help                 this help\n"
     "\n"
@@ -51,6 +53,7 @@ int gp_cli_run(int argc, char **argv, MPI_Comm comm)
         {"check", no_argument, 0, 'C'}, {"continue-on-error", no_argument, 0, 'k'},
         {"json", required_argument, 0, 'j'}, {"device", required_argument, 0, 'D'},
         {"mem", required_argument, 0, 'm'}, {"force", no_argument, 0, 'f'},
+        {"timeout", required_argument, 0, 'W'},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     int rank;
     MPI_Comm_rank(comm, &rank);
@@ -79,6 +82,12 @@ int gp_cli_run(int argc, char **argv, MPI_Comm comm)
             }
             break;
         case 'f': o.force = 1; break;
+        case 'W':
+            if (gp_cli_timeout(optarg)) {
+                snprintf(m, sizeof m, "run: --timeout %s: expected a number of seconds > 0", optarg);
+                return err_line(rank, m);
+            }
+            break;
         case 'q': o.quiet = 1; break;
         case 'h':
             if (rank == 0) fputs(usage_run, stdout);

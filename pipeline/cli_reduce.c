@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "pipeline/cli.h"
 #include "pipeline/reduce.h"
 
 int gp_cli_reduce(int argc, char **argv, MPI_Comm comm);
@@ -32,6 +33,7 @@ static const char *usage_reduce =
     "      --device auto|cpu|cuda backend (default auto: CUDA when a GPU is visible)\n"
     "      --mem SIZE             host memory budget per rank, e.g. 512M, 2G\n"
     "      --panel-rows K         rows per rank per panel (default: from --mem)\n"
+    "      --timeout SECONDS      abort the job (exit 2) when no rank makes progress for that long\n"
     "  -q, --quiet                no summary line on stderr\n"
     "  -h, --help                 this help\n"
     "\n"
@@ -55,6 +57,7 @@ static const char *usage_stats =
     "      --json FILE      append the result as one JSON line (- = stdout) instead of the table\n"
     "      --mem SIZE       host memory budget per rank\n"
     "      --panel-rows K   rows per rank per panel (default: from --mem)\n"
+    "      --timeout SECONDS  abort the job (exit 2) when no rank makes progress for that long\n"
     "  -q, --quiet          no summary line on stderr\n"
     "  -h, --help           this help\n";
 
@@ -74,12 +77,21 @@ static const char *usage_verify =
     "      --json FILE        append the verdict as one JSON line (- = stdout)\n"
     "      --mem SIZE         host memory budget per rank\n"
     "      --panel-rows K     rows per rank per panel (default: from --mem)\n"
+    "      --timeout SECONDS  abort the job (exit 2) when no rank makes progress for that long\n"
     "  -q, --quiet            no verdict line on stdout\n"
     "  -h, --help             this help\n"
     "\n"
     "exit codes: 0 equal, 1 different (a location is named), 2 error.\n";
 
 static int g_rank;
+
+int gp_cli_timeout(const char *arg)
+{
+    char *end;
+    double v = strtod(arg, &end);
+    if (end == arg || *end || !(v > 0) || v > 1e9) return -1;
+    return setenv("GPIPE_WATCHDOG", arg, 1) == 0 ? 0 : -1;
+}
 
 static int err_line(const char *fmt, const char *a, const char *b)
 {
@@ -116,6 +128,10 @@ static int parse_rows(const char *s, size_t *out)
         if (parse_rows(optarg, &panel_rows))                                                       \
             return err_line("--panel-rows %s: expected a positive integer%s", optarg, "");        \
         break;                                                                                     \
+    case 'W':                                                                                      \
+        if (gp_cli_timeout(optarg))                                                               \
+            return err_line("--timeout %s: expected a number of seconds > 0%s", optarg, "");      \
+        break;                                                                                     \
     case ':': return err_line(cmd ": option %s needs a value%s", argv[optind - 1], "");             \
     case '?': return err_line(cmd ": unknown option %s (see gpipe " cmd " --help)%s", argv[optind - 1], "");
 
@@ -127,6 +143,7 @@ int gp_cli_reduce(int argc, char **argv, MPI_Comm comm)
         {"output-dataset", required_argument, 0, 'O'}, {"force", no_argument, 0, 'f'},
         {"json", required_argument, 0, 'j'}, {"device", required_argument, 0, 'D'},
         {"mem", required_argument, 0, 'm'}, {"panel-rows", required_argument, 0, 'k'},
+        {"timeout", required_argument, 0, 'W'},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     MPI_Comm_rank(comm, &g_rank);
     gp_reduce_opts o;
@@ -184,6 +201,7 @@ int gp_cli_stats(int argc, char **argv, MPI_Comm comm)
     static const struct option opts[] = {
         {"dataset", required_argument, 0, 'd'}, {"json", required_argument, 0, 'j'},
         {"mem", required_argument, 0, 'm'}, {"panel-rows", required_argument, 0, 'k'},
+        {"timeout", required_argument, 0, 'W'},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     MPI_Comm_rank(comm, &g_rank);
     gp_stats_opts o;
@@ -216,6 +234,7 @@ int gp_cli_verify(int argc, char **argv, MPI_Comm comm)
         {"transposed", no_argument, 0, 't'}, {"dataset", required_argument, 0, 'd'},
         {"dataset-b", required_argument, 0, 'D'}, {"json", required_argument, 0, 'j'},
         {"mem", required_argument, 0, 'm'}, {"panel-rows", required_argument, 0, 'k'},
+        {"timeout", required_argument, 0, 'W'},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     MPI_Comm_rank(comm, &g_rank);
     gp_verify_opts o;

@@ -20,13 +20,27 @@ gp_status gp__fail(gp_error *e, gp_status code, const char *fmt, ...)
     return e->code;
 }
 
+void gp__prefix(gp_error *e, const char *fmt, ...)
+{
+    if (!e->code) return;
+    char pre[sizeof e->msg], old[sizeof e->msg];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(pre, sizeof pre, fmt, ap);
+    va_end(ap);
+    memcpy(old, e->msg, sizeof old);
+    snprintf(e->msg, sizeof e->msg, "%s%s", pre, old);
+}
+
 gp_status gp__agree(MPI_Comm comm, gp_error *e)
 {
     int rank, size;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &size);
     int mine = e->code ? rank : INT_MAX, first = INT_MAX, nfail = 0, f = e->code != 0;
+    gp__watchdog_waiting(1);   /* blocked here = waiting for another rank, not stuck */
     MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, comm);
+    gp__watchdog_waiting(0);
     if (first == INT_MAX) return GP_OK;
     MPI_Allreduce(&f, &nfail, 1, MPI_INT, MPI_SUM, comm);
     int code = e->code;

@@ -11,6 +11,8 @@
 /* Record a local failure (the first one wins); returns code. */
 gp_status gp__fail(gp_error *e, gp_status code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Put context (e.g. "FILE: DATASET: ") before the recorded message, if any. */
+void gp__prefix(gp_error *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Collective: all ranks learn whether any rank failed. Returns 0 or the failing code; on failure
  * every rank's e holds the message of the lowest failing rank (prefixed "rank N: " when N != 0
  * and the other ranks did not fail the same way). */
@@ -73,8 +75,20 @@ gp_status gp__exchange_post_others(MPI_Comm comm, const gp_plan *p, size_t s, co
                                    gp_exchange *x, gp_error *e);
 gp_status gp__exchange_wait(gp_exchange *x, gp_error *e);
 
-/* ---- fault injection (fault.c): GPIPE_FAULT=STAGE:PANEL[:RANK[:kill]] ------------ */
+/* ---- fault injection (fault.c): GPIPE_FAULT=STAGE:PANEL[:RANK[:kill|hang]] ------- */
+/* Called after each stage of each panel; also tells the watchdog where the rank is. */
 gp_status gp__fault(const char *stage, size_t panel, int rank, gp_error *e);
+
+/* ---- watchdog (watchdog.c): --timeout / GPIPE_WATCHDOG=SECONDS ------------------- */
+/* The configured limit (GPIPE_WATCHDOG; the CLI's --timeout sets it), 0 when off. */
+double gp__watchdog_seconds(void);
+/* Start (collective entry points; nested calls only count) and stop the watchdog thread. what:
+ * the input, for the message. A no-op when the limit is 0. */
+void gp__watchdog_start(MPI_Comm comm, const char *what);
+void gp__watchdog_stop(void);
+void gp__watchdog_beat(void);                         /* progress: a panel done */
+void gp__watchdog_at(const char *stage, size_t panel); /* progress: a stage done (gp__fault) */
+void gp__watchdog_waiting(int on);                    /* inside an agreement (gp__agree) */
 
 /* ---- signals (signals.c) ------------------------------------------------------- */
 void gp__signals_install(void);   /* SIGTERM, SIGINT, SIGUSR1 -> stop at a panel boundary */

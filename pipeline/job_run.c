@@ -501,6 +501,7 @@ gp_status gp_job_run(MPI_Comm comm, const gp_job *j, const gp_job_entry *entries
     int rank, nranks;
     gp__begin(comm, err, &rank, &nranks);
     gp__signals_install();
+    gp__watchdog_start(comm, j->path);
     int cont = o->continue_on_error >= 0 ? o->continue_on_error : j->continue_on_error;
     char plan[1024];
     gp_job_plan_string(j, plan, sizeof plan);
@@ -573,5 +574,6 @@ gp_status gp_job_run(MPI_Comm comm, const gp_job *j, const gp_job_entry *entries
     int code = st;
     MPI_Bcast(&code, 1, MPI_INT, 0, comm);
     if (code && !st) { st = code; err->code = code; snprintf(err->msg, sizeof err->msg, "%s: cannot write the report", j->path); }
+    gp__watchdog_stop();
     return st;
 }

@@ -279,6 +279,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     int rank, nranks;
     gp__begin(comm, err, &rank, &nranks);
     double t0 = gp__now(), tread = 0, tkern = 0, twait = 0;
+    gp__watchdog_start(comm, o->input);
 
     gp_rin in;
     memset(&in, 0, sizeof in);
@@ -350,6 +351,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
         gp_range p0 = {rb.start, rb.count < k ? rb.count : k};
         double t = gp__now();
         gp__rin_read(&in, p0.start, p0.count, 0, (size_t)-1, buf[0], err);
+        gp__fault("read", 0, rank, err);
         tread += gp__now() - t;
         if ((st = gp__agree(comm, err))) goto done;
     }
@@ -367,6 +369,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
             size_t c2 = o2 < rb.count ? (rb.count - o2 < k ? rb.count - o2 : k) : 0;
             double t = gp__now();
             gp__rin_read(&in, rb.start + (c2 ? o2 : 0), c2, 0, (size_t)-1, buf[(s + 1) % 2], err);
+            gp__fault("read", s + 1, rank, err);
             tread += gp__now() - t;
         }
         double t = gp__now();
@@ -376,6 +379,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
         if (job.rc)
             gp__fail(err, job.rc, "%s: reduce of panel %zu on %s failed: %s", o->input, s,
                      use_cuda ? gp_cuda_reduce_desc(cu) : "cpu", job.msg);
+        gp__fault("kernel", s, rank, err);
         if (!err->code && x.axis == GP_AXIS_ROWS) {
             for (size_t i = 0; i < cnt; i++) {
                 const char *why = NULL;
@@ -386,6 +390,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
             }
         }
         if ((st = gp__agree(comm, err))) goto done;
+        gp__watchdog_beat();
     }
 
     /* merge over ranks: integer sums of normalised limbs (exact), min/max of keys */
@@ -520,5 +525,6 @@ done:;
     free(all);
     if (cu) gp_cuda_reduce_destroy(cu);
     gp__rin_close(&in);
+    gp__watchdog_stop();
     return st;
 }

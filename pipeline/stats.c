@@ -118,6 +118,7 @@ gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
 {
     int rank, nranks;
     gp__begin(comm, err, &rank, &nranks);
+    gp__watchdog_start(comm, o->input);
     double t0 = gp__now();
     gp_rin in;
     memset(&in, 0, sizeof in);
@@ -214,5 +215,6 @@ gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
 done:
     free(buf);
     gp__rin_close(&in);
+    gp__watchdog_stop();
     return st;
 }

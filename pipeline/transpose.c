@@ -255,6 +255,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     gp__begin(comm, err, &rank, &nranks);
     double t0 = gp__now(), tstage[ST_N] = {0};
     gp__signals_install();
+    gp__watchdog_start(comm, o->input);   /* --timeout: no progress for that long aborts the job */
 
     gp_backend *be = NULL;
     gp_h5_in in;
@@ -289,9 +290,9 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     hid_t otype = o->map ? (hid_t)o->map->out_type : in.type;
     size_t in_es = in.esize, es = H5Tget_size(otype);
     make_backend(comm, o->device, &be, err);
-    if (!err->code)
-        gp__plan_make(&plan, o->strategy, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank, mem,
-                      o->panel_rows, err);
+    if (!err->code && gp__plan_make(&plan, o->strategy, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank,
+                                    mem, o->panel_rows, err))
+        gp__prefix(err, "%s: %s: ", o->input, in.dset_path);
     plan.esize = es;   /* budget sized for the larger element; the exchange moves output elements */
     if ((st = gp__agree(comm, err))) goto done;
     if ((st = setup_exchange(comm, o, be, &plan, &nccl, err))) goto done;
@@ -531,6 +532,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
             gp__fail(err, GP_EINTR, "%s: interrupted by signal %d at panel %zu/%zu", output,
                      gp__signal_pending(), i < n ? i + 1 : n, n);
         if ((st = gp__agree(comm, err))) goto done;
+        gp__watchdog_beat();
     }
     progress_end(&prog);
 
@@ -596,5 +598,6 @@ done:;
     }
     gp__plan_free(&plan);
     gp_h5_close_input(&in);
+    gp__watchdog_stop();
     return st;
 }

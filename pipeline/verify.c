@@ -75,6 +75,7 @@ gp_status gp_verify(MPI_Comm comm, const gp_verify_opts *o, int *differ, char *m
 {
     int rank, nranks;
     gp__begin(comm, err, &rank, &nranks);
+    gp__watchdog_start(comm, o->a);
     *differ = 0;
     msg[0] = 0;
     double t0 = gp__now();
@@ -183,5 +184,6 @@ done:
     free(rbuf);
     gp__rin_close(&a);
     gp__rin_close(&b);
+    gp__watchdog_stop();
     return st;
 }

@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 """tests/mpi/check_reliability.py — issue 8: injected faults at every stage, a rank killed with
 SIGKILL, SIGUSR1 at a panel boundary, then --resume (also with another rank count) must give
-output byte-identical to a clean run; a changed input refuses to resume; a full disk is a clear
-error with the destination absent. Every failing run must end within a time bound."""
+output byte-identical to a clean run; a rank that hangs is ended by the watchdog (--timeout) with a
+message naming it; a changed input refuses to resume; a full disk is a clear error with the
+destination absent. Every failing run must end within a time bound."""
 import os
 import signal
 import subprocess
@@ -78,6 +79,39 @@ def main():
     s.case("rank killed (SIGKILL) then resume", fault_then_resume, "write", 6, True)
     s.case("fault then resume on another rank count", fault_then_resume, "write", 4, False,
            1 if args.np > 1 else 2)
+
+    def hang_watchdog(cmd, timeout=4.0):
+        """A rank that never returns from a stage (GPIPE_FAULT=...:hang: as if stuck inside HDF5 or
+        MPI-IO): with --timeout the job must end non-zero soon after the limit, naming that rank,
+        without a destination file; a transpose then finishes with --resume."""
+        d = s.casedir("hang-%s" % cmd)
+        src, out = os.path.join(d, "in.h5"), os.path.join(d, "out.h5")
+        make_input(src)
+        victim = args.np - 1
+        spec = "read:4:%d:hang" % victim
+        env = {"GPIPE_FAULT": spec, "GPIPE_JOURNAL_SECONDS": "0"}
+        if cmd == "transpose":
+            argv = ["transpose", src, "-o", out] + opts + ["--timeout", "%g" % timeout]
+        else:   # the environment variable instead of the option
+            argv = ["reduce", src, "--op", "sum", "--panel-rows", "7", "-q"]
+            env["GPIPE_WATCHDOG"] = "%g" % timeout
+        r = run(argv, args.np, env=env, timeout=BOUND + 30)
+        check(not r.timed_out, "with %s and --timeout %g the job hung\n%s" % (spec, timeout, r.describe()))
+        bound = timeout + 15   # the limit, one watchdog tick, MPI_Abort tearing the job down
+        check(r.elapsed < bound, "ended after %.1fs, expected < %.0fs\n%s" % (r.elapsed, bound, r.describe()))
+        check(r.rc != 0, "exited 0\n%s" % r.describe())
+        lines = [l for l in gpipe_stderr_lines(r) if l.startswith("gpipe: error:")]
+        check(lines and ("rank %d " % victim) in lines[0] and "no progress" in lines[0] and "read" in lines[0],
+              "expected a line naming rank %d, the stage and 'no progress', got %s\n%s" % (victim, lines, r.describe()))
+        check(not os.path.exists(out), "destination exists after the watchdog's abort")
+        if cmd == "transpose":
+            ref = clean_reference(d, src)
+            r = run(["transpose", src, "-o", out, "--resume"] + opts, args.np)
+            expect_ok(r, "--resume after the watchdog's abort")
+            check(same_data(out, ref), "resumed output differs from a clean run")
+    s.case("hung rank: the watchdog (--timeout) aborts the transpose, resume finishes", hang_watchdog,
+           "transpose")
+    s.case("hung rank: the watchdog (GPIPE_WATCHDOG) aborts a reduce", hang_watchdog, "reduce")
 
     def usr1_then_resume():
         d = s.casedir("usr1")

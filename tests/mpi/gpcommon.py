@@ -87,6 +87,11 @@ def mpi_env():
     env["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
     env["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
     env["OMPI_MCA_rmaps_base_oversubscribe"] = "1"
+    # When a rank exits non-zero, mpirun kills the job's other processes with SIGTERM and then,
+    # this many seconds later, SIGKILL; it waits that long even when every rank has already
+    # exited (~2 s per failing run at 1-2 ranks). gpipe's ranks agree on failure and pass
+    # MPI_Finalize (a barrier) before any exits, so nothing of theirs is cut short.
+    env.setdefault("OMPI_MCA_odls_base_sigkill_timeout", "0")
     return env
 
 
