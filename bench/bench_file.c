@@ -2,7 +2,10 @@
  *   floor:     each rank reads its row panels and writes them unchanged to a new file (R x C)
  *   transpose: gp_transpose() of the same file (read, transpose, exchange, write)
  * Prints both times, GB/s (bytes of the matrix / time) and the ratio floor/transpose.
- * usage: mpirun -n P bench_file IN.h5 [--reps N] [--mem SIZE] [--device cpu|cuda] [--json] */
+ * usage: mpirun -n P bench_file IN.h5 [--reps N] [--mem SIZE] [--device cpu|cuda] [--json] [--stages FILE]
+ *        [--panel-rows K] [--chunk RxC]   (the transpose's options; the floor keeps its own plan)
+ * --stages FILE appends, per rep, the floor's stage maxima over ranks (setup, read, write, finish:
+ * close + fsync + rename) and the transpose's --json line. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +18,9 @@ static int cmp(const void *a, const void *b)
     double x = *(const double *)a, y = *(const double *)b;
     return x < y ? -1 : x > y;
 }
+
+/* Seconds of the floor's stages in its last run (this rank): setup, read, write, finish. */
+static double g_floor_st[4];
 
 /* The I/O floor: the transpose's own read and write pattern without the transpose. */
 static double copy_once(MPI_Comm comm, const char *in_path, const char *out_path, size_t mem)
@@ -33,13 +39,22 @@ static double copy_once(MPI_Comm comm, const char *in_path, const char *out_path
     void *buf = malloc(plan.panel_rows * in.cols * in.esize + 1);
     gp_h5_check_output(comm, NULL, out_path, 1, &e);
     gp_h5_create_output(comm, out_path, in.dset_path, in.type, in.rows, in.cols, 0, 0, &out, &e);
+    double ts = gp__now();
+    g_floor_st[0] = ts - t0;
+    g_floor_st[1] = g_floor_st[2] = 0;
     for (size_t s = 0; s < plan.npanels; s++) {
         gp_range r = gp__plan_panel(&plan, rank, s);
         size_t c0 = 0, nc = in.cols;
         gp_h5_read_rows(&in, r.start, r.count, buf, &e);
+        double t1 = gp__now();
         gp_h5_write_blocks(&out, in.type, r.start, r.count, 1, &c0, &nc, buf, &e);
+        double t2 = gp__now();
+        g_floor_st[1] += t1 - ts;
+        g_floor_st[2] += t2 - t1;
+        ts = t2;
     }
     gp_h5_finish_output(comm, &out, &e);
+    g_floor_st[3] = gp__now() - ts;
     gp_h5_close_input(&in);
     MPI_Barrier(comm);
     double t = gp__now() - t0;
@@ -49,11 +64,18 @@ static double copy_once(MPI_Comm comm, const char *in_path, const char *out_path
     return t;
 }
 
+/* Transpose options for experiments (the floor keeps its own plan): --panel-rows, --chunk. */
+static size_t g_panel_rows, g_chunk_r, g_chunk_c;
+
 static double transpose_once(MPI_Comm comm, const char *in_path, const char *out_path, size_t mem,
-                             const char *device)
+                             const char *device, const char *json)
 {
     gp_transpose_opts o = {0};
     o.input = in_path; o.output = out_path; o.force = 1; o.quiet = 1; o.mem = mem; o.device = device;
+    o.json = json;
+    o.panel_rows = g_panel_rows;
+    o.chunk_rows = g_chunk_r;
+    o.chunk_cols = g_chunk_c;
     gp_error e;
     MPI_Barrier(comm);
     double t0 = gp__now();
@@ -74,16 +96,19 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     size_t mem = 0;
-    const char *in = NULL, *device = "cpu";
+    const char *in = NULL, *device = "cpu", *stages = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--mem") && i + 1 < argc) gp_parse_size(argv[++i], &mem);
         else if (!strcmp(argv[i], "--device") && i + 1 < argc) device = argv[++i];
         else if (!strcmp(argv[i], "--json")) json = 1;
+        else if (!strcmp(argv[i], "--stages") && i + 1 < argc) stages = argv[++i];
+        else if (!strcmp(argv[i], "--panel-rows") && i + 1 < argc) g_panel_rows = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--chunk") && i + 1 < argc) gp_parse_shape(argv[++i], &g_chunk_r, &g_chunk_c);
         else in = argv[i];
     }
     if (!in || reps < 1) {
-        if (!rank) fprintf(stderr, "usage: mpirun -n P bench_file IN.h5 [--reps N] [--mem SIZE] [--device cpu|cuda] [--json]\n");
+        if (!rank) fprintf(stderr, "usage: mpirun -n P bench_file IN.h5 [--reps N] [--mem SIZE] [--device cpu|cuda] [--json] [--stages FILE]\n");
         MPI_Finalize();
         return 2;
     }
@@ -96,7 +121,17 @@ int main(int argc, char **argv)
     copy_once(MPI_COMM_WORLD, in, a, mem);            /* warm the page cache */
     for (int r = 0; r < reps; r++) {                  /* interleaved: drift hits both alike */
         tc[r] = copy_once(MPI_COMM_WORLD, in, a, mem);
-        tt[r] = transpose_once(MPI_COMM_WORLD, in, b, mem, device);
+        double fmax[4];
+        MPI_Reduce(g_floor_st, fmax, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+        if (stages && !rank) {   /* the floor's stage maxima, then the transpose's own JSON line */
+            FILE *f = fopen(stages, "a");
+            if (f) {
+                fprintf(f, "{\"op\":\"floor\",\"seconds\":%.4f,\"stage_seconds_max\":{\"setup\":%.4f,\"read\":%.4f,"
+                        "\"write\":%.4f,\"finish\":%.4f}}\n", tc[r], fmax[0], fmax[1], fmax[2], fmax[3]);
+                fclose(f);
+            }
+        }
+        tt[r] = transpose_once(MPI_COMM_WORLD, in, b, mem, device, stages);
     }
     qsort(tc, (size_t)reps, sizeof *tc, cmp);
     qsort(tt, (size_t)reps, sizeof *tt, cmp);

@@ -7,7 +7,7 @@
 extern "C" {
 #endif
 
-/* Instruction set the transpose uses here: "avx2", "sse2" or "scalar" (after GP_CPU_ISA). */
+/* Instruction set the transpose uses here: "avx512", "avx2", "sse2" or "scalar" (after GP_CPU_ISA). */
 const char *gp_cpu_isa_name(void);
 
 /* 64-byte aligned allocation (2 MiB aligned with a transparent-huge-page hint from 4 MiB up);

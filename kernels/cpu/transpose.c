@@ -7,9 +7,11 @@
  * tall block cannot stay in cache, and a kernel that reuses a src line across several column
  * steps re-fetches it. Two layouts avoid that:
  *
- *   Bands (4, 8 B with AVX2; 16 B with SSE2) — the kernels read whole 64-byte src lines and write
- *   whole 64-byte dst lines (AVX2 16x16 of 4 B = four 8x8 register transposes; 8x8 of 8 B = four
- *   4x4; 16 B elements are one register each), so no line is ever reused. src is walked in bands
+ *   Bands (4, 8 B with AVX-512 or AVX2; 16 B with SSE2) — the kernels read whole 64-byte src lines
+ *   and write whole 64-byte dst lines (AVX-512: one zmm per line, 16x16 of 4 B / 8x8 of 8 B in
+ *   registers, one streaming store per dst line; AVX2 16x16 of 4 B = four 8x8 register
+ *   transposes, 8x8 of 8 B = four 4x4; 16 B elements are one register each), so no line is ever
+ *   reused. src is walked in bands
  *   of 128/esize rows (32, 16, 8), column strip by column strip (one src line per row per strip,
  *   the next strip's lines prefetched); each strip writes 128 contiguous bytes into each of its
  *   dst rows, with non-temporal stores when the output is >= 8 MiB and dst rows are 64-byte aligned.
@@ -24,7 +26,8 @@
  *
  * Environment (read once per process; for tests and benchmarks):
  *   GP_CPU_NT=0|1                  non-temporal stores off/on (default: auto, see above)
- *   GP_CPU_ISA=scalar|sse2         cap the instruction set (default: avx2 when the CPU has it)
+ *   GP_CPU_ISA=scalar|sse2|avx2    cap the instruction set (default: avx512 when the CPU and OS
+ *                                  have it, else avx2; both compiled with target attributes)
  *   GP_CPU_BAND=rows, GP_CPU_PF=strips, GP_CPU_RUN=bytes, GP_CPU_BLOCK=bytes, GP_CPU_DIRECT=bytes
  *                                  tuning knobs of the two layouts (defaults above)
  * Single-threaded: one MPI rank is one process (the pipeline calls it from one worker thread);
@@ -589,6 +592,7 @@ done:
     return;
 }
 
+/* Dense: src rows x cols, dst cols x rows. */
 void gp_cpu_transpose(const void *src, void *dst, size_t rows, size_t cols, size_t esize)
 {
     gp_cpu_transpose_pitched(src, cols, dst, rows, rows, cols, esize);
