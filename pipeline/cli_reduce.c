@@ -21,9 +21,13 @@ static const char *usage_reduce =
     "Float inputs give f64 results; integer sum/min/max are exact in i64 (u64 for unsigned\n"
     "inputs and absmax; an overflow is an error); mean, sumsq and norm2 are f64.\n"
     "NaN: any NaN makes sum/mean/sumsq/norm2/min/max/absmax NaN; +Inf and -Inf together give NaN.\n"
+    "argmin/argmax give the int64 index of the first minimum/maximum (ties: the smallest index;\n"
+    "any NaN: the first NaN, like numpy; -0 < +0): the column for --axis rows, the row for --axis\n"
+    "cols, the flat row-major index for --axis all (printed with its row and column).\n"
     "\n"
     "options:\n"
-    "      --op OP                sum, mean, min, max, absmax, sumsq, norm2 (required)\n"
+    "      --op OP                sum, mean, min, max, absmax, sumsq, norm2, argmin, argmax\n"
+    "                             (required)\n"
     "  -a, --axis AXIS            rows, cols or all (default all)\n"
     "  -d, --dataset PATH         input dataset (default: the only 2-D dataset in IN)\n"
     "  -o, --output FILE          write the result to an HDF5 file (1-D dataset)\n"
@@ -42,7 +46,8 @@ static const char *usage_reduce =
     "\n"
     "examples:\n"
     "  mpirun -n 8 gpipe reduce m.h5 --op sum --axis cols -o sums.h5 --output-dataset /colsum\n"
-    "  mpirun -n 8 gpipe reduce m.h5 --op max --axis all --json -\n";
+    "  mpirun -n 8 gpipe reduce m.h5 --op max --axis all --json -\n"
+    "  mpirun -n 8 gpipe reduce m.h5 --op argmax --axis rows -o where.h5\n";
 
 static const char *usage_stats =
     "usage: gpipe stats IN [-d PATH] [--json FILE] [options]\n"
@@ -160,7 +165,9 @@ int gp_cli_reduce(int argc, char **argv, MPI_Comm comm)
             int found = 0;
             for (int i = 0; i < GP_OP_N; i++)
                 if (!strcmp(optarg, gp_rop_name((gp_rop)i))) { o.op = (gp_rop)i; found = 1; }
-            if (!found) return err_line("--op %s: expected sum, mean, min, max, absmax, sumsq or norm2%s", optarg, "");
+            if (!found)
+                return err_line("--op %s: expected sum, mean, min, max, absmax, sumsq, norm2, argmin or argmax%s",
+                                optarg, "");
             have_op = 1;
             break;
         }
@@ -187,7 +194,9 @@ int gp_cli_reduce(int argc, char **argv, MPI_Comm comm)
     }
     if (optind >= argc) return err_line("reduce: missing input file (see gpipe reduce --help)%s%s", "", "");
     if (argc - optind > 1) return err_line("reduce: unexpected argument %s%s", argv[optind + 1], "");
-    if (!have_op) return err_line("reduce: --op is required (sum, mean, min, max, absmax, sumsq, norm2)%s%s", "", "");
+    if (!have_op)
+        return err_line("reduce: --op is required (sum, mean, min, max, absmax, sumsq, norm2, argmin, argmax)%s%s", "",
+                        "");
     if (o.output_dataset && !o.output) return err_line("reduce: --output-dataset needs -o FILE%s%s", "", "");
     o.input = argv[optind];
     o.mem = mem;

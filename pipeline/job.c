@@ -404,7 +404,7 @@ static int handler(void *user, const char *section, const char *key, const char 
         if (!strcmp(key, "op")) {
             for (int k = 0; k < GP_OP_N; k++)
                 if (!strcmp(v, gp_rop_name((gp_rop)k))) { s->op = (gp_rop)k; s->has_op = 1; return 1; }
-            return perr(c, L, "op '%s': expected sum, mean, min, max, absmax, sumsq or norm2", v);
+            return perr(c, L, "op '%s': expected sum, mean, min, max, absmax, sumsq, norm2, argmin or argmax", v);
         }
         if (!strcmp(key, "axis")) {
             if (!strcmp(v, "all")) s->axis = GP_AXIS_ALL;

@@ -108,6 +108,28 @@ static int allred_u64(MPI_Comm comm, uint64_t *v, size_t n, MPI_Op op)
     return 0;
 }
 
+/* argmin/argmax over ranks, deterministic: the best key everywhere (MPI_MIN / MPI_MAX), then
+ * the smallest index among the ranks that hold that key (MPI_MIN) — the (key, index) order of
+ * gp_rarg_better, whatever the rank count. */
+static int allred_arg(MPI_Comm comm, gp_rkind k, uint64_t *key, uint64_t *idx, size_t n)
+{
+    uint64_t *best = malloc((n ? n : 1) * 8);
+    int ok = best != NULL, bad;
+    if (best) memcpy(best, key, n * 8);
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, comm);   /* every rank takes the same path */
+    if (!ok) { free(best); return -1; }
+    bad = allred_u64(comm, best, n, k == GP_RK_ARGMIN ? MPI_MIN : MPI_MAX);
+    if (!bad) {
+        for (size_t i = 0; i < n; i++) {
+            if (key[i] != best[i]) idx[i] = GP_RARG_NONE;
+            key[i] = best[i];
+        }
+        bad = allred_u64(comm, idx, n, MPI_MIN);
+    }
+    free(best);
+    return bad;
+}
+
 size_t gp__rmem(MPI_Comm comm, size_t mem)
 {
     size_t m = gp__default_mem(comm);   /* collective: every rank calls it */
@@ -180,13 +202,21 @@ typedef struct {
     gp_xfmt f;
     size_t w;          /* words per sum accumulator */
     char otype;        /* output element: 'f' f64, 'i' i64, 'u' u64 */
+    int rowval;        /* rows axis of a float sum on CUDA: the backend rounds each row (rowval[]) */
 } rctx;
 
-/* The result of one target (accumulator acc or key/nan) over n elements into *v (8 bytes).
- * Returns 0, or -1 with why set (integer overflow, empty extremum of integers). */
-static int finalize(const rctx *x, const int64_t *acc, uint64_t key, int64_t nan, uint64_t n, uint64_t *v,
-                    const char **why)
+/* The result of one target into *v (8 bytes) from its accumulator acc (or, when val is not NULL,
+ * the exact sum already rounded by the backend), its extremum key and NaN count, or its argmin/
+ * argmax index idx, over n elements. Returns 0, or -1 with why set (integer overflow, empty
+ * extremum of integers, empty argmin/argmax). */
+static int finalize(const rctx *x, const int64_t *acc, const double *val, uint64_t key, int64_t nan, uint64_t idx,
+                    uint64_t n, uint64_t *v, const char **why)
 {
+    if (gp_rkind_is_arg(x->k)) {
+        if (idx == GP_RARG_NONE) { *why = "is undefined (no elements)"; return -1; }
+        *v = idx;
+        return 0;
+    }
     if (x->k == GP_RK_SUM || x->k == GP_RK_SQ) {
         if (x->otype != 'f') {
             if (gp_xint(acc, x->f, x->otype == 'u', v)) {
@@ -195,7 +225,7 @@ static int finalize(const rctx *x, const int64_t *acc, uint64_t key, int64_t nan
             }
             return 0;
         }
-        double d = gp_xvalue(acc, x->f);
+        double d = val ? *val : gp_xvalue(acc, x->f);
         if (x->op == GP_OP_MEAN) d = n ? d / (double)n : gp_bitsd(GP_CANON_NAN);
         if (x->op == GP_OP_NORM2) d = sqrt(d);
         if (d != d) d = gp_bitsd(GP_CANON_NAN);
@@ -218,10 +248,12 @@ typedef struct {
     int use_cuda;
     gp_cuda_reduce *cu;
     const void *buf;
-    size_t rows, cols;
+    size_t rows, cols, row0;   /* row0: the panel's first global row (argmin/argmax indices) */
     int64_t *acc;
+    double *rowval;
     uint64_t *key;
     int64_t *nan;
+    uint64_t *idx;
     int rc;
     char msg[512];
     double seconds;
@@ -234,14 +266,24 @@ static void reduce_job(void *p)
     j->rc = 0;
     if (j->rows && j->cols) {
         const rctx *x = j->x;
-        int sum = x->k == GP_RK_SUM || x->k == GP_RK_SQ;
-        if (j->use_cuda)
-            j->rc = sum ? gp_cuda_rsum(j->cu, j->buf, j->rows, j->cols, x->t, x->k, x->axis, x->f, j->acc, j->msg, sizeof j->msg)
-                        : gp_cuda_rext(j->cu, j->buf, j->rows, j->cols, x->t, x->k, x->axis, j->key, j->nan, j->msg, sizeof j->msg);
-        else if (sum)
+        int sum = x->k == GP_RK_SUM || x->k == GP_RK_SQ, arg = gp_rkind_is_arg(x->k);
+        if (j->use_cuda) {
+            if (sum)
+                j->rc = gp_cuda_rsum(j->cu, j->buf, j->rows, j->cols, x->t, x->k, x->axis, x->f, j->acc,
+                                     x->rowval ? j->rowval : NULL, j->msg, sizeof j->msg);
+            else if (arg)
+                j->rc = gp_cuda_rarg(j->cu, j->buf, j->rows, j->cols, j->row0, x->t, x->k, x->axis, j->key, j->idx,
+                                     j->msg, sizeof j->msg);
+            else
+                j->rc = gp_cuda_rext(j->cu, j->buf, j->rows, j->cols, x->t, x->k, x->axis, j->key, j->nan, j->msg,
+                                     sizeof j->msg);
+        } else if (sum) {
             gp_cpu_rsum(j->buf, j->rows, j->cols, x->t, x->k, x->axis, x->f, j->acc);
-        else
+        } else if (arg) {
+            gp_cpu_rarg(j->buf, j->rows, j->cols, j->row0, x->t, x->k, x->axis, j->key, j->idx);
+        } else {
             gp_cpu_rext(j->buf, j->rows, j->cols, x->t, x->k, x->axis, j->key, j->nan);
+        }
     }
     j->seconds = gp__now() - t;
 }
@@ -288,7 +330,8 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     int use_cuda = 0, have_out = 0;
     void *buf[2] = {0, 0};
     int64_t *acc = NULL, *nan = NULL;
-    uint64_t *key = NULL, *res = NULL, *all = NULL;
+    double *rowval = NULL;
+    uint64_t *key = NULL, *idx = NULL, *res = NULL, *all = NULL;
     gp_worker *worker = NULL;
     gp_h5_out out;
     memset(&out, 0, sizeof out);
@@ -304,8 +347,9 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     x.axis = o->axis;
     x.f = gp_rfmt(in.t, x.k);
     x.w = gp_rwords(x.f);
-    int is_sum = x.k == GP_RK_SUM || x.k == GP_RK_SQ;
-    if (gp_rtype_is_float(in.t) || o->op == GP_OP_MEAN || o->op == GP_OP_SUMSQ || o->op == GP_OP_NORM2) x.otype = 'f';
+    int is_sum = x.k == GP_RK_SUM || x.k == GP_RK_SQ, is_arg = gp_rkind_is_arg(x.k);
+    if (is_arg) x.otype = 'i';
+    else if (gp_rtype_is_float(in.t) || o->op == GP_OP_MEAN || o->op == GP_OP_SUMSQ || o->op == GP_OP_NORM2) x.otype = 'f';
     else if (gp_rtype_is_unsigned(in.t) || o->op == GP_OP_ABSMAX) x.otype = 'u';
     else x.otype = 'i';
 
@@ -314,6 +358,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     size_t mem = gp__rmem(comm, o->mem);
     gp__rdevice(comm, o->device, &use_cuda, &cu, err);
     if ((st = gp__agree(comm, err))) goto done;
+    x.rowval = use_cuda && is_sum && x.axis == GP_AXIS_ROWS && gp_rtype_is_float(in.t);
 
     gp_range rb = gp__split(R, nranks, rank);
     size_t maxrows = gp__split(R, nranks, 0).count;
@@ -321,7 +366,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     size_t tbytes = is_sum ? x.w * 8 : 16;                    /* per target */
     size_t scratch = is_sum ? 40 : 0;                           /* CPU per-column partials */
     size_t fixed = ntarget * (tbytes + (x.axis == GP_AXIS_COLS ? scratch : 0)) + rb.count * 8;
-    size_t per_row = x.axis == GP_AXIS_ROWS ? tbytes : 0;
+    size_t per_row = x.axis == GP_AXIS_ROWS ? tbytes + (x.rowval ? 8 : 0) : 0;
     k = gp__rpanel_rows(C, es, per_row, 2, mem, fixed, o->panel_rows, maxrows);
     if (!k) {
         char a[32], b[32];
@@ -332,19 +377,25 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     npanels = maxrows ? (maxrows + k - 1) / k : 0;
     size_t nacc = x.axis == GP_AXIS_ROWS ? k : ntarget;
     for (int i = 0; i < 2; i++) buf[i] = malloc((k * C * es) != 0 ? k * C * es : 64);
-    if (is_sum) acc = calloc(nacc ? nacc * x.w : 1, 8);
-    else {
+    if (is_sum) {
+        acc = calloc(nacc ? nacc * x.w : 1, 8);
+        if (x.rowval) rowval = calloc(k, 8);
+    } else {
         key = malloc((nacc ? nacc : 1) * 8);
         nan = calloc(nacc ? nacc : 1, 8);
+        if (is_arg) idx = malloc((nacc ? nacc : 1) * 8);
     }
     res = calloc(rb.count + C + 1, 8);
     worker = gp__worker_create();
-    if (!buf[0] || !buf[1] || (is_sum ? !acc : (!key || !nan)) || !res || !worker)
+    if (!buf[0] || !buf[1] || (is_sum ? !acc || (x.rowval && !rowval) : (!key || !nan || (is_arg && !idx))) || !res ||
+        !worker)
         gp__fail(err, GP_ENOMEM, "%s: cannot allocate the panel buffers (%zu rows per panel); lower --mem or --panel-rows",
                  o->input, k);
     if ((st = gp__agree(comm, err))) goto done;
     if (key)
         for (size_t i = 0; i < nacc; i++) key[i] = gp_rext_identity(x.k);
+    if (idx)
+        for (size_t i = 0; i < nacc; i++) idx[i] = GP_RARG_NONE;
 
     /* panels, in lockstep: read s+1 while the worker reduces s */
     if (npanels) {
@@ -361,8 +412,9 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
         if (x.axis == GP_AXIS_ROWS) {
             if (acc) memset(acc, 0, cnt * x.w * 8);
             if (key) { for (size_t i = 0; i < cnt; i++) key[i] = gp_rext_identity(x.k); memset(nan, 0, cnt * 8); }
+            if (idx) for (size_t i = 0; i < cnt; i++) idx[i] = GP_RARG_NONE;
         }
-        rjob job = {&x, use_cuda, cu, buf[s % 2], cnt, C, acc, key, nan, 0, "", 0};
+        rjob job = {&x, use_cuda, cu, buf[s % 2], cnt, C, rb.start + off, acc, rowval, key, nan, idx, 0, "", 0};
         gp__worker_start(worker, reduce_job, &job);
         if (s + 1 < npanels) {
             size_t o2 = (s + 1) * k;
@@ -383,7 +435,8 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
         if (!err->code && x.axis == GP_AXIS_ROWS) {
             for (size_t i = 0; i < cnt; i++) {
                 const char *why = NULL;
-                if (finalize(&x, acc ? acc + i * x.w : NULL, key ? key[i] : 0, nan ? nan[i] : 0, C, &res[off + i], &why)) {
+                if (finalize(&x, acc ? acc + i * x.w : NULL, x.rowval ? rowval + i : NULL, key ? key[i] : 0,
+                             nan ? nan[i] : 0, idx ? idx[i] : 0, C, &res[off + i], &why)) {
                     gp__fail(err, GP_EINVAL, "%s: %s of row %zu %s", o->input, gp_rop_name(x.op), rb.start + off + i, why);
                     break;
                 }
@@ -398,6 +451,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     if (x.axis != GP_AXIS_ROWS) {
         int bad = 0;
         if (is_sum) bad = gp__rallsum_i64(comm, acc, ntarget * x.w);
+        else if (is_arg) bad = allred_arg(comm, x.k, key, idx, ntarget);
         else bad = allred_u64(comm, key, ntarget, x.k == GP_RK_MIN ? MPI_MIN : MPI_MAX) ||
                    gp__rallsum_i64(comm, nan, ntarget);
         if (bad) gp__fail(err, GP_EMPI, "%s: merging the partial results over ranks failed", o->input);
@@ -410,7 +464,8 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
         for (size_t i = 0; i < nres; i++) {
             size_t tix = x.axis == GP_AXIS_ALL ? 0 : res0 + i;
             const char *why = NULL;
-            if (finalize(&x, acc ? acc + tix * x.w : NULL, key ? key[tix] : 0, nan ? nan[tix] : 0, n, &res[i], &why)) {
+            if (finalize(&x, acc ? acc + tix * x.w : NULL, NULL, key ? key[tix] : 0, nan ? nan[tix] : 0,
+                         idx ? idx[tix] : 0, n, &res[i], &why)) {
                 if (x.axis == GP_AXIS_ALL)
                     gp__fail(err, GP_EINVAL, "%s: %s of all elements %s", o->input, gp_rop_name(x.op), why);
                 else
@@ -474,7 +529,10 @@ done:;
         double bytes = (double)in.h.rows * (double)in.h.cols * (double)in.esize;
         const char *be = use_cuda ? gp_cuda_reduce_desc(cu) : "cpu";
         if (!o->output && !o->json && all) {
-            if (x.axis == GP_AXIS_ALL) { print_value(stdout, x.otype, all[0]); putchar('\n'); }
+            if (x.axis == GP_AXIS_ALL && gp_rkind_is_arg(x.k))   /* the flat row-major index, then where it is */
+                printf("%llu (row %llu, col %llu)\n", (unsigned long long)all[0],
+                       (unsigned long long)(all[0] / in.h.cols), (unsigned long long)(all[0] % in.h.cols));
+            else if (x.axis == GP_AXIS_ALL) { print_value(stdout, x.otype, all[0]); putchar('\n'); }
             else for (size_t i = 0; i < ntotal; i++) { printf("%zu ", i); print_value(stdout, x.otype, all[i]); putchar('\n'); }
             fflush(stdout);
         }
@@ -493,6 +551,10 @@ done:;
                 snprintf(hx, sizeof hx, "%016llx", (unsigned long long)all[0]);
                 json_object_set_new(j, "value", json_value(x.otype, all[0]));
                 json_object_set_new(j, "bits", json_string(hx));
+                if (gp_rkind_is_arg(x.k)) {
+                    json_object_set_new(j, "row", json_integer((json_int_t)(all[0] / in.h.cols)));
+                    json_object_set_new(j, "col", json_integer((json_int_t)(all[0] % in.h.cols)));
+                }
             } else if (all) {
                 json_t *arr = json_array(), *bits = json_array();
                 for (size_t i = 0; i < ntotal; i++) {
@@ -521,6 +583,8 @@ done:;
     free(acc);
     free(key);
     free(nan);
+    free(idx);
+    free(rowval);
     free(res);
     free(all);
     if (cu) gp_cuda_reduce_destroy(cu);

@@ -18,10 +18,11 @@ typedef enum {
     GP_RT_U8, GP_RT_U16, GP_RT_U32, GP_RT_U64,
     GP_RT_F32, GP_RT_F64, GP_RT_N
 } gp_rtype;
-typedef enum { GP_OP_SUM, GP_OP_MEAN, GP_OP_SUMSQ, GP_OP_NORM2, GP_OP_MIN, GP_OP_MAX, GP_OP_ABSMAX, GP_OP_N } gp_rop;
+typedef enum { GP_OP_SUM, GP_OP_MEAN, GP_OP_SUMSQ, GP_OP_NORM2, GP_OP_MIN, GP_OP_MAX, GP_OP_ABSMAX,
+               GP_OP_ARGMIN, GP_OP_ARGMAX, GP_OP_N } gp_rop;
 typedef enum { GP_AXIS_ALL, GP_AXIS_ROWS, GP_AXIS_COLS } gp_raxis;
 /* What the kernels compute for an op. */
-typedef enum { GP_RK_SUM, GP_RK_SQ, GP_RK_MIN, GP_RK_MAX, GP_RK_ABSMAX } gp_rkind;
+typedef enum { GP_RK_SUM, GP_RK_SQ, GP_RK_MIN, GP_RK_MAX, GP_RK_ABSMAX, GP_RK_ARGMIN, GP_RK_ARGMAX } gp_rkind;
 
 const char *gp_rop_name(gp_rop op);
 const char *gp_rtype_name(gp_rtype t);
@@ -43,19 +44,72 @@ void gp_cpu_rsum(const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind
                  gp_xfmt f, int64_t *acc);
 void gp_cpu_rext(const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k, gp_raxis axis,
                  uint64_t *key, int64_t *nan);
-/* Identity key of an extremum kind (min: all ones; max, absmax: 0). */
-static inline uint64_t gp_rext_identity(gp_rkind k) { return k == GP_RK_MIN ? ~0ull : 0ull; }
+/* Identity key of an extremum kind (min, argmin: all ones; max, absmax, argmax: 0). */
+GPX uint64_t gp_rext_identity(gp_rkind k) { return k == GP_RK_MIN || k == GP_RK_ARGMIN ? ~0ull : 0ull; }
+
+/* argmin / argmax: (key, index) pairs. Keys are the extremum keys (gp_key_d / gp_key_i / the
+ * unsigned value); a NaN gets the key that wins (argmin 0, argmax all ones: no non-NaN value
+ * has it), so the result is the first NaN when there is one, as numpy.argmin/argmax. Ties go to
+ * the smallest index: the order (key, index) is total, so panels, ranks and threads may merge
+ * partial results in any order. An index of GP_RARG_NONE means "no element". */
+#define GP_RARG_NONE (~0ull)
+GPX int gp_rkind_is_arg(gp_rkind k) { return k == GP_RK_ARGMIN || k == GP_RK_ARGMAX; }
+GPX uint64_t gp_rarg_nankey(gp_rkind k) { return k == GP_RK_ARGMIN ? 0ull : ~0ull; }
+/* 1 when (k1, i1) beats (k2, i2). */
+GPX int gp_rarg_better(int mn, uint64_t k1, uint64_t i1, uint64_t k2, uint64_t i2)
+{
+    return (mn ? k1 < k2 : k1 > k2) || (k1 == k2 && i1 < i2);
+}
+/* CPU: folds the panel into (key, idx) per target, idx as global indices: axis ALL the flat
+ * row-major index (row0 + r) * cols + c, ROWS the column c, COLS the row row0 + r. Start from
+ * key = gp_rext_identity(k), idx = GP_RARG_NONE. */
+void gp_cpu_rarg(const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rkind k, gp_raxis axis,
+                 uint64_t *key, uint64_t *idx);
 
 /* ---- panel kernels (CUDA; kernels/cuda/reduce.cu, stubs without CUDA) ---------------------
- * Same contracts as the CPU kernels, on a host panel; device state lives in the context. */
+ * Same contracts as the CPU kernels, on a host panel; device state lives in the context.
+ * gp_cuda_rsum, axis ROWS of a float type: rowval[i] = the exact sum of row i rounded once (the
+ * bits gp_xvalue gives for the CPU's accumulator; acc is not touched); every other case ADDs into
+ * acc like gp_cpu_rsum. gp_cuda_rarg: like gp_cpu_rarg. */
 typedef struct gp_cuda_reduce gp_cuda_reduce;
 int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char *err, size_t errlen);
 void gp_cuda_reduce_destroy(gp_cuda_reduce *c);
 const char *gp_cuda_reduce_desc(gp_cuda_reduce *c);
 int gp_cuda_rsum(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
-                 gp_raxis axis, gp_xfmt f, int64_t *acc, char *err, size_t errlen);
+                 gp_raxis axis, gp_xfmt f, int64_t *acc, double *rowval, char *err, size_t errlen);
 int gp_cuda_rext(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
                  gp_raxis axis, uint64_t *key, int64_t *nan, char *err, size_t errlen);
+int gp_cuda_rarg(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t,
+                 gp_rkind k, gp_raxis axis, uint64_t *key, uint64_t *idx, char *err, size_t errlen);
+
+/* Device panels (bench/bench_reduce_gpu.cu): the same kernels as the calls above on a panel that
+ * is already in device memory (dx, 16-byte aligned), enqueued on the context's stream
+ * (gp_cuda_reduce_stream) with no host copy and no wait. *_fetch waits for them and merges the
+ * results into the host arrays exactly like the host calls (the calls above are upload + _dev +
+ * _fetch). dx must still hold the panel at _fetch (rare targets the fast kernels cannot finish
+ * exactly are recomputed from it). */
+int gp_cuda_rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
+                     gp_raxis axis, gp_xfmt f, char *err, size_t errlen);
+int gp_cuda_rsum_fetch(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
+                       gp_raxis axis, gp_xfmt f, int64_t *acc, double *rowval, char *err, size_t errlen);
+int gp_cuda_rext_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
+                     gp_raxis axis, char *err, size_t errlen);
+int gp_cuda_rext_fetch(gp_cuda_reduce *c, size_t rows, size_t cols, gp_rtype t, gp_rkind k, gp_raxis axis,
+                       uint64_t *key, int64_t *nan, char *err, size_t errlen);
+int gp_cuda_rarg_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
+                     gp_raxis axis, char *err, size_t errlen);
+int gp_cuda_rarg_fetch(gp_cuda_reduce *c, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rkind k,
+                       gp_raxis axis, uint64_t *key, uint64_t *idx, char *err, size_t errlen);
+/* The context's CUDA stream (a cudaStream_t). */
+void *gp_cuda_reduce_stream(gp_cuda_reduce *c);
+/* Kernel configuration, e.g. "kernels=fast,bs=256,bps=8,unroll=4" (also read from the environment
+ * variable GP_CUDA_REDUCE at create): kernels fast (default) or legacy (the first version: one
+ * thread per element stream, limbs for every target), threads per block, blocks per SM of the
+ * grid-stride kernels, 16-byte loads in flight per thread (2, 4, 8). Results never depend on it. */
+int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen);
+const char *gp_cuda_reduce_tuning(gp_cuda_reduce *c);
+/* Targets of the last _fetch that the fast kernels handed to the exact fallback. */
+size_t gp_cuda_reduce_fallbacks(gp_cuda_reduce *c);
 
 /* The rest is host-side only (MPI, HDF5). */
 #ifndef __CUDACC__

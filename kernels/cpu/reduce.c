@@ -11,7 +11,7 @@
 #include "pipeline/status.h"
 
 /* ---- names and formats -------------------------------------------------------------------- */
-static const char *op_names[GP_OP_N] = {"sum", "mean", "sumsq", "norm2", "min", "max", "absmax"};
+static const char *op_names[GP_OP_N] = {"sum", "mean", "sumsq", "norm2", "min", "max", "absmax", "argmin", "argmax"};
 static const char *type_names[GP_RT_N] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"};
 static const size_t type_sizes[GP_RT_N] = {1, 2, 4, 8, 1, 2, 4, 8, 4, 8};
 
@@ -28,6 +28,8 @@ gp_rkind gp_rop_kind(gp_rop op)
     case GP_OP_SUMSQ: case GP_OP_NORM2: return GP_RK_SQ;
     case GP_OP_MIN: return GP_RK_MIN;
     case GP_OP_MAX: return GP_RK_MAX;
+    case GP_OP_ARGMIN: return GP_RK_ARGMIN;
+    case GP_OP_ARGMAX: return GP_RK_ARGMAX;
     default: return GP_RK_ABSMAX;
     }
 }
@@ -275,6 +277,59 @@ void gp_cpu_rext(const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind
     }
 }
 
+/* ---- argmin / argmax ------------------------------------------------------------------------------
+ * Keys as the extrema (NaN: the winning key, see gp_rarg_nankey); the scan is in increasing index
+ * order, so within a target a strictly better key replaces the best and ties keep the first. */
+#define ARG_KERNEL(NAME, T, ISF, KEY)                                                                  \
+    static void NAME##_arg(const T *x, size_t rows, size_t cols, size_t row0, gp_rkind k, gp_raxis axis, \
+                           uint64_t *key, uint64_t *idx)                                            \
+    {                                                                                               \
+        int mn = k == GP_RK_ARGMIN;                                                                 \
+        uint64_t nk = gp_rarg_nankey(k);                                                            \
+        for (size_t r = 0; r < rows; r++) {                                                         \
+            const T *p = x + r * cols;                                                              \
+            if (axis == GP_AXIS_COLS) {                                                             \
+                for (size_t c = 0; c < cols; c++) {                                                 \
+                    uint64_t kk = (ISF && p[c] != p[c]) ? nk : (KEY);                               \
+                    if (gp_rarg_better(mn, kk, row0 + r, key[c], idx[c])) { key[c] = kk; idx[c] = row0 + r; } \
+                }                                                                                   \
+            } else {                                                                                \
+                size_t t = axis == GP_AXIS_ROWS ? r : 0;                                            \
+                uint64_t base = axis == GP_AXIS_ROWS ? 0 : (uint64_t)(row0 + r) * cols;             \
+                uint64_t bk = key[t], bi = idx[t];                                                  \
+                for (size_t c = 0; c < cols; c++) {                                                 \
+                    uint64_t kk = (ISF && p[c] != p[c]) ? nk : (KEY);                               \
+                    if (gp_rarg_better(mn, kk, base + c, bk, bi)) { bk = kk; bi = base + c; }       \
+                }                                                                                   \
+                key[t] = bk;                                                                        \
+                idx[t] = bi;                                                                        \
+            }                                                                                       \
+        }                                                                                           \
+    }
+ARG_KERNEL(i8, int8_t, 0, gp_key_i(p[c]))
+ARG_KERNEL(i16, int16_t, 0, gp_key_i(p[c]))
+ARG_KERNEL(i32, int32_t, 0, gp_key_i(p[c]))
+ARG_KERNEL(i64, int64_t, 0, gp_key_i(p[c]))
+ARG_KERNEL(u8, uint8_t, 0, (uint64_t)p[c])
+ARG_KERNEL(u16, uint16_t, 0, (uint64_t)p[c])
+ARG_KERNEL(u32, uint32_t, 0, (uint64_t)p[c])
+ARG_KERNEL(u64, uint64_t, 0, (uint64_t)p[c])
+ARG_KERNEL(f32, float, 1, gp_key_d((double)p[c]))
+ARG_KERNEL(f64, double, 1, gp_key_d(p[c]))
+
+#define DISPATCH_ARG(NAME, T) case GP_RT_##NAME: NAME##_arg((const T *)buf, rows, cols, row0, k, axis, key, idx); break;
+void gp_cpu_rarg(const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rkind k, gp_raxis axis,
+                 uint64_t *key, uint64_t *idx)
+{
+    switch (t) {
+        DISPATCH_ARG(i8, int8_t) DISPATCH_ARG(i16, int16_t) DISPATCH_ARG(i32, int32_t)
+        DISPATCH_ARG(i64, int64_t) DISPATCH_ARG(u8, uint8_t) DISPATCH_ARG(u16, uint16_t)
+        DISPATCH_ARG(u32, uint32_t) DISPATCH_ARG(u64, uint64_t) DISPATCH_ARG(f32, float)
+        DISPATCH_ARG(f64, double)
+    default: break;
+    }
+}
+
 /* ---- stats: one pass ------------------------------------------------------------------------------ */
 uint64_t gp_rhash(const void *val, size_t esize, uint64_t index)
 {
@@ -388,6 +443,11 @@ void gp_cpu_rstats(const void *buf, size_t rows, size_t cols, size_t row0, gp_rt
 /* ---- CUDA stubs when built without nvcc ------------------------------------------------------------ */
 #ifndef GP_HAVE_CUDA
 struct gp_cuda_reduce { int unused; };
+static int no_cuda(char *err, size_t errlen)
+{
+    snprintf(err, errlen, "built without CUDA");
+    return GP_ENODEV;
+}
 int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char *err, size_t errlen)
 {
     (void)local_rank;
@@ -398,17 +458,28 @@ int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char *err, size_
 void gp_cuda_reduce_destroy(gp_cuda_reduce *c) { (void)c; }
 const char *gp_cuda_reduce_desc(gp_cuda_reduce *c) { (void)c; return "none"; }
 int gp_cuda_rsum(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
-                 gp_raxis axis, gp_xfmt f, int64_t *acc, char *err, size_t errlen)
+                 gp_raxis axis, gp_xfmt f, int64_t *acc, double *rowval, char *err, size_t errlen)
 {
-    (void)c; (void)buf; (void)rows; (void)cols; (void)t; (void)k; (void)axis; (void)f; (void)acc;
-    snprintf(err, errlen, "built without CUDA");
-    return GP_ENODEV;
+    (void)c; (void)buf; (void)rows; (void)cols; (void)t; (void)k; (void)axis; (void)f; (void)acc; (void)rowval;
+    return no_cuda(err, errlen);
 }
 int gp_cuda_rext(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
                  gp_raxis axis, uint64_t *key, int64_t *nan, char *err, size_t errlen)
 {
     (void)c; (void)buf; (void)rows; (void)cols; (void)t; (void)k; (void)axis; (void)key; (void)nan;
-    snprintf(err, errlen, "built without CUDA");
-    return GP_ENODEV;
+    return no_cuda(err, errlen);
 }
+int gp_cuda_rarg(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t,
+                 gp_rkind k, gp_raxis axis, uint64_t *key, uint64_t *idx, char *err, size_t errlen)
+{
+    (void)c; (void)buf; (void)rows; (void)cols; (void)row0; (void)t; (void)k; (void)axis; (void)key; (void)idx;
+    return no_cuda(err, errlen);
+}
+int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
+{
+    (void)c; (void)spec;
+    return no_cuda(err, errlen);
+}
+const char *gp_cuda_reduce_tuning(gp_cuda_reduce *c) { (void)c; return "none"; }
+size_t gp_cuda_reduce_fallbacks(gp_cuda_reduce *c) { (void)c; return 0; }
 #endif

@@ -539,8 +539,17 @@ static int upload(gp_cuda_reduce *c, const void *buf, size_t bytes, char *err, s
 }
 
 extern "C" int gp_cuda_rsum(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
-                            gp_raxis axis, gp_xfmt f, int64_t *acc, char *err, size_t errlen)
+                            gp_raxis axis, gp_xfmt f, int64_t *acc, double *rowval, char *err, size_t errlen)
 {
+    if (rowval) {   /* rows of a float type: round each row's accumulator */
+        size_t w = (size_t)f.nl + GP_XSPECIAL;
+        int64_t *tmp = (int64_t *)calloc(rows ? rows * w : 1, 8);
+        if (!tmp) return GP_ENOMEM;
+        int rc = gp_cuda_rsum(c, buf, rows, cols, t, k, axis, f, tmp, NULL, err, errlen);
+        for (size_t i = 0; !rc && i < rows; i++) rowval[i] = gp_xvalue(tmp + i * w, f);
+        free(tmp);
+        return rc;
+    }
     size_t w = (size_t)f.nl + GP_XSPECIAL, es = gp_rtype_size(t);
     size_t ntarget = axis == GP_AXIS_ALL ? 1 : axis == GP_AXIS_ROWS ? rows : cols;
     size_t abytes = ntarget * w * sizeof(long long);
@@ -582,4 +591,12 @@ extern "C" int gp_cuda_rext(gp_cuda_reduce *c, const void *buf, size_t rows, siz
     CK(cudaStreamSynchronize(c->stream), "reduce kernel");
     for (size_t i = 0; i < ntarget; i++) { key[i] = h[i]; nan[i] += (int64_t)h[ntarget + i]; }
     return 0;
+}
+
+extern "C" int gp_cuda_rarg(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t,
+                            gp_rkind k, gp_raxis axis, uint64_t *key, uint64_t *idx, char *err, size_t errlen)
+{
+    (void)c; (void)buf; (void)rows; (void)cols; (void)row0; (void)t; (void)k; (void)axis; (void)key; (void)idx;
+    snprintf(err, errlen, "argmin/argmax are not implemented on CUDA yet");
+    return GP_ENODEV;
 }

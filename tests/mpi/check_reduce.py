@@ -50,8 +50,46 @@ class Ctx:
 # ---------------------------------------------------------------------------------------------
 # references
 
+def order_keys(a, op):
+    """numpy keys with gpipe's argmin/argmax order: floats by the total order -inf < ... < -0 <
+    +0 < ... < +inf with every NaN the winner (argmin: key 0, argmax: key 2^64-1), integers by
+    value. Ties are left to numpy, whose argmin/argmax return the first occurrence."""
+    if a.dtype.kind != "f":
+        return a.astype(np.int64) if a.dtype.kind == "i" else a.astype(np.uint64)
+    b = a.astype(np.float64).view(np.uint64)
+    top = np.uint64(1 << 63)
+    k = np.where(b >= top, ~b, b | top)
+    return np.where(np.isnan(a), np.uint64(0 if op == "argmin" else 2**64 - 1), k).astype(np.uint64)
+
+
+def ref_arg(a, op, axis):
+    """Expected indices of argmin/argmax (numpy on order_keys), or ('error', None) when a target
+    has no elements."""
+    R, C = a.shape
+    if (axis == "all" and a.size == 0) or (axis == "rows" and C == 0 < R) or (axis == "cols" and R == 0 < C):
+        return "error", None   # a target without elements has no index
+    k = order_keys(a, op)
+    f = np.argmin if op == "argmin" else np.argmax
+    if axis == "all":
+        r = [int(f(k.reshape(-1)))] if a.size else []
+    elif axis == "rows":
+        r = [int(v) for v in f(k, axis=1)] if a.size else []
+    else:
+        r = [int(v) for v in f(k, axis=0)] if a.size else []
+    # cross-check with plain numpy where the orders agree (no -0/+0 tie; numpy sees NaN first too)
+    plain = a.astype(np.float64) if a.dtype.kind == "f" else a
+    if a.size and not (a.dtype.kind == "f" and np.any(plain == 0)):
+        ax = None if axis == "all" else (1 if axis == "rows" else 0)
+        pn = (np.argmin if op == "argmin" else np.argmax)(plain, axis=ax)
+        assert [int(v) for v in np.atleast_1d(pn)] == r, "reference disagrees with numpy"
+    return "i", r
+
+
 def ref_reduce(a, op, axis):
     """Returns (kind, list of expected 64-bit patterns) or ('error', None)."""
+    if op in ("argmin", "argmax"):
+        kind, r = ref_arg(a, op, axis)
+        return kind, (None if r is None else [v & 0xFFFFFFFFFFFFFFFF for v in r])
     isf = a.dtype.kind == "f"
     x = a.astype(np.float64) if isf else a
     if axis == "all":
@@ -157,7 +195,7 @@ def write(path, arr, dset="/data"):
 # ---------------------------------------------------------------------------------------------
 # cases
 
-OPS = ["sum", "mean", "min", "max", "absmax", "sumsq", "norm2"]
+OPS = ["sum", "mean", "min", "max", "absmax", "sumsq", "norm2", "argmin", "argmax"]
 
 
 def case_reduce(c, dtype, shape, seed, specials=False, ops=OPS, axes=("all", "rows", "cols"), panels=PANELS):
@@ -193,6 +231,96 @@ def case_reduce(c, dtype, shape, seed, specials=False, ops=OPS, axes=("all", "ro
                 if seen is not None:
                     check(got == seen, "bits changed with --panel-rows")
                 seen = got
+
+
+ARG_OPS = ["argmin", "argmax"]
+
+
+def arg_inputs(rng):
+    """Arrays that stress argmin/argmax: ties everywhere, NaN, +-0, +-inf, integer extremes."""
+    out = []
+    a = rng.integers(-2, 3, size=(37, 23)).astype("<f8")          # few distinct values: ties
+    a[rng.random(a.shape) < 0.1] = -0.0
+    a[3, :] = np.nan                                              # a row of NaN
+    a[5, 7] = a[20, 7] = np.nan                                   # first NaN of column 7 is row 5
+    a[11, 4] = np.inf
+    a[30, 2] = -np.inf
+    out.append(("f64_ties_nan", a, [None, "1", "3"]))
+    b = rng.standard_normal((29, 41)).astype("<f4")
+    b.reshape(-1)[rng.choice(b.size, 5, replace=False)] = np.max(b)   # repeated maximum
+    b.reshape(-1)[rng.choice(b.size, 5, replace=False)] = np.min(b)   # repeated minimum
+    b[7, 9] = np.nan
+    b[2, :] = 0.0                                                 # +0 ... and one -0 in it
+    b[2, 17] = -0.0
+    out.append(("f32_normal", b, [None, "2"]))
+    out.append(("i8_ties", rng.integers(-128, 128, size=(19, 7)).astype("<i1") // 64, [None, "1"]))
+    u = rng.integers(0, 2**64 - 1, size=(5, 6), dtype=np.uint64, endpoint=True)
+    u[1, 2] = u[3, 4] = 2**64 - 1
+    u[0, 5] = u[4, 1] = 0
+    out.append(("u64_extremes", u.astype(">u8"), [None]))
+    i = rng.integers(-2**63, 2**63 - 1, size=(9, 5), dtype=np.int64)
+    i[2, 3] = i[6, 0] = -2**63
+    i[8, 4] = i[1, 1] = 2**63 - 1
+    out.append(("i64_extremes", i.astype("<i8"), [None, "2"]))
+    out.append(("f32_1xN", rng.standard_normal((1, 301)).astype("<f4").round(1), [None]))
+    out.append(("f64_Nx1", rng.integers(0, 5, size=(301, 1)).astype("<f8"), [None, "7"]))
+    out.append(("f64_2x7", rng.integers(0, 3, size=(2, 7)).astype("<f8"), [None, "1"]))   # ranks > rows
+    return out
+
+
+def case_arg(c):
+    """argmin/argmax on every axis, against numpy on total-order keys (order_keys); the same
+    index at every panel size and rank count."""
+    d = c.suite.casedir("arg")
+    rng = np.random.default_rng(21)
+    for name, a, panels in arg_inputs(rng):
+        path = os.path.join(d, name + ".h5")
+        write(path, a)
+        for op in ARG_OPS:
+            for axis in ("all", "rows", "cols"):
+                kind, want = ref_arg(a, op, axis)
+                for pr in panels:
+                    argv = ["reduce", path, "--op", op, "--axis", axis, "--device", c.device]
+                    if pr:
+                        argv += ["--panel-rows", pr]
+                    j, r = c.json_of(argv)
+                    check(j["result_dtype"] == "i64", "%s: result dtype %s" % (name, j["result_dtype"]))
+                    got = j["values"] if axis != "all" else [j["value"]]
+                    if got != want:
+                        bad = [i for i in range(min(len(got), len(want))) if got[i] != want[i]]
+                        raise gc.CaseFailure("%s %s %s panel-rows=%s: got %s expected %s (first difference at %s)" %
+                                             (name, op, axis, pr, got[:8], want[:8], bad[:1]))
+                    if axis == "all":
+                        R, C = a.shape
+                        check(j["row"] == want[0] // C and j["col"] == want[0] % C, "%s: row/col of the flat index" % name)
+    # the value at argmax has the bits of max (the same order), NaN included
+    a = arg_inputs(np.random.default_rng(21))[0][1]
+    path = os.path.join(d, "f64_ties_nan.h5")
+    for op, ext in (("argmin", "min"), ("argmax", "max")):
+        for axis in ("rows", "cols"):
+            ji, _ = c.json_of(["reduce", path, "--op", op, "--axis", axis, "--device", c.device])
+            jv, _ = c.json_of(["reduce", path, "--op", ext, "--axis", axis, "--device", c.device])
+            vals = [a[t, i] if axis == "rows" else a[i, t] for t, i in enumerate(ji["values"])]
+            check([dbits(float(v)) if v == v else NAN_BITS for v in vals] == got_bits(jv),
+                  "%s %s: the element at the index is not the %s" % (op, axis, ext))
+    # human output of --axis all, HDF5 output, empty inputs
+    r = c.gp(["reduce", path, "--op", "argmax", "-q"])
+    gc.expect_ok(r)
+    want = ref_arg(a, "argmax", "all")[1][0]
+    check(r.out.strip() == "%d (row %d, col %d)" % (want, want // 23, want % 23), "stdout: %r" % r.out)
+    out = os.path.join(d, "idx.h5")
+    r = c.gp(["reduce", path, "--op", "argmin", "--axis", "cols", "-o", out, "-f", "-q"])
+    gc.expect_ok(r)
+    with h5py.File(out, "r") as f:
+        ds = f["/cols"]
+        check(ds.dtype == np.int64 and list(ds[...]) == ref_arg(a, "argmin", "cols")[1], "HDF5 output of argmin")
+    e = os.path.join(d, "empty.h5")
+    with h5py.File(e, "w") as f:
+        f.create_dataset("data", shape=(0, 5), dtype="<f4")
+    r = c.gp(["reduce", e, "--op", "argmax", "--axis", "cols", "-q"])
+    check(r.rc == 2 and "argmax of column 0 is undefined (no elements)" in r.err, "empty column\n" + r.describe())
+    j, _ = c.json_of(["reduce", e, "--op", "argmin", "--axis", "rows"])
+    check(j["values"] == [], "no rows, no indices")
 
 
 def case_hdf5_output(c):
@@ -385,6 +513,7 @@ def main():
     S("reduce_1xN", case_reduce, c, "<f8", (1, 301), 10, False, ["sum", "min", "norm2"])
     S("reduce_Nx1", case_reduce, c, "<f4", (301, 1), 11, False, ["sum", "max", "mean"])
     S("reduce_nan_inf", case_nan_rules, c)
+    S("reduce_arg", case_arg, c)
     S("reduce_empty", case_empty, c)
     S("reduce_int_overflow", case_int_overflow, c)
     S("reduce_hdf5_output", case_hdf5_output, c)

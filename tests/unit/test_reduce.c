@@ -240,12 +240,72 @@ static void test_stats_moments(void **state)
     assert_true(mean == (1.5 - 2.25) / 4);
 }
 
+/* argmin/argmax: first occurrence on ties, the first NaN wins, -0 < +0, and the same index for
+ * any split of the rows into panels (each panel folded into the running pairs). */
+static void test_arg(void **state)
+{
+    (void)state;
+    enum { R = 23, C = 17 };
+    double x[R * C];
+    for (size_t i = 0; i < R * C; i++) x[i] = (double)(int)(rnd() % 5) - 2.0;   /* many ties */
+    x[4 * C + 3] = -0.0;
+    x[0] = 0.0;
+    for (gp_rkind k = GP_RK_ARGMIN; k <= GP_RK_ARGMAX; k++) {
+        int mn = k == GP_RK_ARGMIN;
+        for (gp_raxis ax = GP_AXIS_ALL; ax <= GP_AXIS_COLS; ax++) {
+            size_t nt = ax == GP_AXIS_ALL ? 1 : ax == GP_AXIS_ROWS ? R : C;
+            uint64_t key[R + C], idx[R + C], key2[R + C], idx2[R + C];
+            for (size_t t = 0; t < nt; t++) { key[t] = key2[t] = gp_rext_identity(k); idx[t] = idx2[t] = GP_RARG_NONE; }
+            gp_cpu_rarg(x, R, C, 0, GP_RT_F64, k, ax, key, idx);
+            for (size_t r0 = 0; r0 < R; r0 += 5) {   /* panels of 5 rows */
+                size_t n = R - r0 < 5 ? R - r0 : 5;
+                if (ax == GP_AXIS_ROWS) gp_cpu_rarg(x + r0 * C, n, C, r0, GP_RT_F64, k, ax, key2 + r0, idx2 + r0);
+                else gp_cpu_rarg(x + r0 * C, n, C, r0, GP_RT_F64, k, ax, key2, idx2);
+            }
+            for (size_t t = 0; t < nt; t++) {
+                assert_true(idx[t] == idx2[t] && key[t] == key2[t]);
+                /* brute force: the first element whose key is the best */
+                uint64_t bk = gp_rext_identity(k), bi = GP_RARG_NONE;
+                size_t n = ax == GP_AXIS_ALL ? R * C : ax == GP_AXIS_ROWS ? C : R;
+                for (size_t e = 0; e < n; e++) {
+                    size_t pos = ax == GP_AXIS_ALL ? e : ax == GP_AXIS_ROWS ? t * C + e : e * C + t;
+                    uint64_t kk = gp_key_d(x[pos]);
+                    if (mn ? kk < bk : kk > bk) { bk = kk; bi = e; }
+                }
+                assert_true(idx[t] == bi);
+            }
+        }
+    }
+    /* -0 < +0; NaN wins for both; the first NaN */
+    double z[] = {0.0, -0.0, 1.0, NAN, -1.0, NAN};
+    uint64_t k1 = gp_rext_identity(GP_RK_ARGMIN), i1 = GP_RARG_NONE;
+    gp_cpu_rarg(z, 1, 3, 0, GP_RT_F64, GP_RK_ARGMIN, GP_AXIS_ALL, &k1, &i1);
+    assert_true(i1 == 1);
+    k1 = gp_rext_identity(GP_RK_ARGMAX); i1 = GP_RARG_NONE;
+    gp_cpu_rarg(z, 1, 2, 0, GP_RT_F64, GP_RK_ARGMAX, GP_AXIS_ALL, &k1, &i1);
+    assert_true(i1 == 0);
+    for (gp_rkind k = GP_RK_ARGMIN; k <= GP_RK_ARGMAX; k++) {
+        k1 = gp_rext_identity(k); i1 = GP_RARG_NONE;
+        gp_cpu_rarg(z, 2, 3, 0, GP_RT_F64, k, GP_AXIS_ALL, &k1, &i1);
+        assert_true(i1 == 3);
+    }
+    /* integers: the extremes of the type; ties keep the first */
+    int64_t v[] = {5, INT64_MIN, INT64_MAX, INT64_MIN, INT64_MAX};
+    k1 = gp_rext_identity(GP_RK_ARGMIN); i1 = GP_RARG_NONE;
+    gp_cpu_rarg(v, 1, 5, 0, GP_RT_I64, GP_RK_ARGMIN, GP_AXIS_ALL, &k1, &i1);
+    assert_true(i1 == 1);
+    k1 = gp_rext_identity(GP_RK_ARGMAX); i1 = GP_RARG_NONE;
+    gp_cpu_rarg(v, 1, 5, 0, GP_RT_I64, GP_RK_ARGMAX, GP_AXIS_ALL, &k1, &i1);
+    assert_true(i1 == 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_known_answers),  cmocka_unit_test(test_nan_inf),
         cmocka_unit_test(test_permutation_and_split), cmocka_unit_test(test_axes),
         cmocka_unit_test(test_integers),       cmocka_unit_test(test_stats_moments),
+        cmocka_unit_test(test_arg),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
