@@ -21,7 +21,7 @@ if [ "$PART" != bench ]; then
 timeout 420 ctest --test-dir "$B" -L gpu --output-on-failure > "$O/ctest-gpu.log" 2>&1
 step "ctest -L gpu" "rc=$? $(grep -E 'tests passed|tests failed' "$O/ctest-gpu.log" | tail -1) ($((SECONDS - t0)) s)"
 
-GP_REDUCE_NPS=2 GP_REDUCE_OPS="sum sumsq max norm2" timeout 300 bash tests/gpu/check_reduce_gpu.sh "$B/gpipe" > "$O/reduce-gpu.log" 2>&1
+GP_REDUCE_NPS=2 GP_REDUCE_OPS="sum sumsq max argmax" GP_REDUCE_FILES="plain plaintall plainwide nan f32 wide" timeout 600 bash tests/gpu/check_reduce_gpu.sh "$B/gpipe" > "$O/reduce-gpu.log" 2>&1
 step "reduce CPU==CUDA" "rc=$? $(tail -1 "$O/reduce-gpu.log") ($((SECONDS - t0)) s)"
 fi
 if [ "$PART" != tests ]; then
@@ -31,6 +31,9 @@ step "bench kernels" "rc=$? ($((SECONDS - t0)) s)"
 
 "$B/bench/bench_stream" --mib 2048 --reps 10 > "$O/bench-stream.txt" 2>&1
 step "bench stream" "rc=$? ($((SECONDS - t0)) s)"
+
+timeout 150 "$B/bench/bench_reduce_gpu" --tune --json "$O/bench-reduce-gpu.jsonl" > "$O/bench-reduce-gpu.txt" 2>&1
+step "bench reduce vs CUB" "rc=$? $(grep -cE '^verify .* ok$' "$O/bench-reduce-gpu.txt") verified, targets: $(grep -E '^  (whole|row|col)' "$O/bench-reduce-gpu.txt" | awk '{printf "%s ", $NF}')($((SECONDS - t0)) s)"
 
 mpirun -q -n 8 "$B/gpipe" gen "$W/m.h5" --shape 16384x32768 --dtype f32 -q
 for dev in cpu cuda; do
@@ -42,7 +45,7 @@ done
 for dev in cpu cuda; do
   mpirun -q -n 8 "$B/gpipe" transpose "$W/m.h5" -o "$W/t.h5" --force -q --device $dev --json "$O/transpose-$dev.jsonl"
 done
-cat "$O/bench-kernels.txt" "$O/bench-stream.txt" "$O"/file-*.txt "$O"/transpose-*.jsonl
+cat "$O/bench-kernels.txt" "$O/bench-stream.txt" "$O/bench-reduce-gpu.txt" "$O"/file-*.txt "$O"/transpose-*.jsonl
 fi
 rm -rf "$W"
 echo "== results in $O"

@@ -1,0 +1,562 @@
+/* bench/bench_reduce_gpu.cu — gpipe's device reductions against CUB on the H200 (issue 5).
+ *
+ * One 2 GiB f32 matrix in device memory (random, see --data), viewed as each shape of the issue
+ * (16384x32768, 512x2^20, 2^20x512, 2^27x4, 4x2^27). For every shape, in the same run:
+ *   copy        cudaMemcpy D2D of the same bytes, GB/s = (read + written) / time: the ceiling
+ *   cub_sum     cub::DeviceReduce::Sum over the whole matrix: the reference rate R
+ *   plain_sum   a plain warp-shuffle float sum (16-byte loads, not reproducible): exactness' cost
+ *   cub_rows    cub::DeviceSegmentedReduce::Sum, one segment per row
+ *   sum_all, sum_rows, sum_cols, min_all, max_all, max_rows, max_cols, argmax_all, argmax_rows,
+ *   argmax_cols: gpipe's kernels exactly as `gpipe reduce --device cuda` runs them on a panel
+ *               (gp_cuda_r*_dev: the device part of gp_cuda_rsum/rext/rarg; no host copy timed)
+ *   legacy_*    the same with the first version of the kernels (kernels=legacy)
+ * GB/s = bytes of the matrix read / time (CUB and gpipe alike); "r+w GB/s" adds the bytes the op
+ * writes (rows: 8 B per row, cols: 16 B per column for gpipe, 4 B per row for CUB), which bounds
+ * the 2^27x4 row and 4x2^27 column cases. Timing: CUDA events around each call on the stream
+ * the kernels run on, a spin kernel queued first (no host gap is timed), median of --reps after
+ * 2 warm-ups.
+ * Verification (a fast but wrong kernel fails the run, exit 1): every gpipe op of the full
+ * 16384x32768 matrix against the CPU kernels (exact sums, bit for bit; threads over row panels
+ * merged like ranks), and for the other shapes the same kernels on a 2^24-element matrix of the
+ * same kind (16x2^20, 2^15x512, 2^22x4, 4x2^22); every shape's whole sum equal to the verified one.
+ * --tune: every sum kernel over threads per block x blocks per SM x loads in flight, the best per
+ * op and shape (results never depend on it; tests/gpu/test_cuda_reduce.c checks that).
+ * usage: bench_reduce_gpu [--reps N] [--json FILE] [--tune] [--data uniform|wide] [--no-verify]
+ *                         [--quick]   (exit 0 ok, 1 verification failed, 2 error) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <time.h>
+#include <algorithm>
+#include <string>
+#include <thread>
+#include <vector>
+#include <cuda_runtime.h>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_segmented_reduce.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+#include "pipeline/reduce.h"
+#include "pipeline/status.h"
+
+namespace {
+
+#define CK(call)                                                                                   \
+    do {                                                                                           \
+        cudaError_t e_ = (call);                                                                   \
+        if (e_ != cudaSuccess) {                                                                   \
+            fprintf(stderr, "bench_reduce_gpu: %s failed: %s (line %d)\n", #call, cudaGetErrorString(e_), __LINE__); \
+            exit(2);                                                                               \
+        }                                                                                          \
+    } while (0)
+
+/* uniform: doubles with 53 random bits in [-1, 1) rounded to f32 (small values keep 24 bits, so
+ * a few 4-element groups span more than 27 binades: the rare exact fallback is exercised);
+ * wide: the same scaled by 2^-20..2^20 (most 4-element groups fall back to per-element TwoSum) */
+__global__ void k_fill(float *x, size_t n, int wide)
+{
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        unsigned long long h = (i + 1) * 0x9E3779B97F4A7C15ull;
+        h ^= h >> 30; h *= 0xBF58476D1CE4E5B9ull; h ^= h >> 27; h *= 0x94D049BB133111EBull; h ^= h >> 31;
+        double d = (double)(h >> 11) * 0x1p-53 * 2.0 - 1.0;
+        if (wide) d = ldexp(d, (int)(h & 63) % 41 - 20);
+        x[i] = (float)d;
+    }
+}
+
+/* plain float sum: U 16-byte loads in flight per thread, float accumulators, warp shuffle,
+ * one atomicAdd per warp */
+template <int U>
+__global__ void k_plain_sum(const float4 *__restrict__ x, size_t nv, float *out)
+{
+    float a[U];
+#pragma unroll
+    for (int u = 0; u < U; u++) a[u] = 0.f;
+    const size_t tile = (size_t)blockDim.x * U;
+    for (size_t b = blockIdx.x * tile; b < nv; b += (size_t)gridDim.x * tile) {
+        float4 v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            size_t i = b + (size_t)u * blockDim.x + threadIdx.x;
+            v[u] = i < nv ? __ldg(x + i) : make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) a[u] += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+    }
+    float s = 0.f;
+#pragma unroll
+    for (int u = 0; u < U; u++) s += a[u];
+    for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
+    if ((threadIdx.x & 31) == 0) atomicAdd(out, s);
+}
+
+struct RowOffset {
+    long long cols;
+    __host__ __device__ long long operator()(long long i) const { return i * cols; }
+};
+
+struct Ctx {
+    gp_cuda_reduce *cu = nullptr;
+    cudaStream_t s = nullptr;
+    cudaEvent_t e0 = nullptr, e1 = nullptr;
+    float *x = nullptr, *dst = nullptr, *fout = nullptr;
+    void *tmp = nullptr;
+    size_t tmp_bytes = 0, n = 0, bytes = 0;
+    int reps = 20, sms = 0;
+    long long spin = 0;
+    FILE *json = nullptr;
+    char err[512] = "";
+};
+
+double seconds()
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + 1e-9 * t.tv_nsec;
+}
+
+void die(Ctx &c, const char *what)
+{
+    fprintf(stderr, "bench_reduce_gpu: %s: %s\n", what, c.err);
+    exit(2);
+}
+
+/* median milliseconds of fn() over c.reps, after 2 warm-ups; an op slower than 100 ms (only the
+ * first version's kernels on degenerate shapes) gets fewer repetitions (*reps says how many) */
+template <typename F> double time_ms(Ctx &c, F fn, int *reps_used = nullptr)
+{
+    fn();
+    CK(cudaEventRecord(c.e0, c.s));
+    fn();
+    CK(cudaEventRecord(c.e1, c.s));
+    CK(cudaEventSynchronize(c.e1));
+    CK(cudaGetLastError());
+    float first = 0;
+    CK(cudaEventElapsedTime(&first, c.e0, c.e1));
+    int reps = c.reps;
+    if (first > 100 && reps > 3) reps = std::max(3, (int)(1000 / first));
+    if (reps_used) *reps_used = reps;
+    std::vector<float> t;
+    for (int r = 0; r < reps; r++) {
+        gp_cuda_reduce_spin(c.cu, c.spin);
+        CK(cudaEventRecord(c.e0, c.s));
+        fn();
+        CK(cudaEventRecord(c.e1, c.s));
+        CK(cudaEventSynchronize(c.e1));
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, c.e0, c.e1));
+        t.push_back(ms);
+    }
+    CK(cudaGetLastError());
+    std::sort(t.begin(), t.end());
+    return t[t.size() / 2];
+}
+
+struct Row {
+    std::string op, shape, note;
+    double gbps, rw_gbps, ms, vs_cub, vs_copy;
+};
+std::vector<Row> g_rows;
+
+void record(Ctx &c, const char *op, size_t R, size_t C, double ms, double written, double cub, double copy,
+            const char *note)
+{
+    Row r;
+    char sh[64];
+    snprintf(sh, sizeof sh, "%zux%zu", R, C);
+    r.op = op;
+    r.shape = sh;
+    r.note = note ? note : "";
+    r.ms = ms;
+    r.gbps = c.bytes / ms / 1e6;          /* bytes of the matrix read */
+    r.rw_gbps = (c.bytes + written) / ms / 1e6;
+    if (!strcmp(op, "copy")) r.gbps = r.rw_gbps;   /* the copy counts read + write */
+    r.vs_cub = cub > 0 ? r.gbps / cub : 0.0;
+    r.vs_copy = copy > 0 ? r.gbps / copy : 0.0;
+    printf("%-18s %-13s %9.1f %9.1f %7.3f %7.3f %9.4f  %s\n", op, sh, r.gbps, r.rw_gbps, r.vs_cub, r.vs_copy, ms,
+           r.note.c_str());
+    fflush(stdout);
+    if (c.json)
+        fprintf(c.json, "{\"bench\":\"reduce_gpu\",\"op\":\"%s\",\"shape\":[%zu,%zu],\"gbps\":%.2f,\"rw_gbps\":%.2f,"
+                "\"ms\":%.5f,\"vs_cub_sum\":%.4f,\"vs_copy\":%.4f,\"note\":\"%s\"}\n",
+                op, R, C, r.gbps, r.rw_gbps, ms, r.vs_cub, r.vs_copy, r.note.c_str());
+    g_rows.push_back(r);
+}
+
+/* ---- gpipe ops: the device part of what `gpipe reduce --device cuda` does per panel ---- */
+enum Op { SUM_ALL, SUM_ROWS, SUM_COLS, MIN_ALL, MAX_ALL, MAX_ROWS, MAX_COLS, ARG_ALL, ARG_ROWS, ARG_COLS, NOPS };
+const char *op_name[NOPS] = {"sum_all", "sum_rows", "sum_cols", "min_all", "max_all", "max_rows", "max_cols",
+                             "argmax_all", "argmax_rows", "argmax_cols"};
+gp_rkind op_kind(int o)
+{
+    return o <= SUM_COLS ? GP_RK_SUM : o == MIN_ALL ? GP_RK_MIN : o <= MAX_COLS ? GP_RK_MAX : GP_RK_ARGMAX;
+}
+gp_raxis op_axis(int o)
+{
+    switch (o) {
+    case SUM_ROWS: case MAX_ROWS: case ARG_ROWS: return GP_AXIS_ROWS;
+    case SUM_COLS: case MAX_COLS: case ARG_COLS: return GP_AXIS_COLS;
+    default: return GP_AXIS_ALL;
+    }
+}
+double op_written(int o, size_t R, size_t C)
+{
+    gp_raxis a = op_axis(o);
+    if (a == GP_AXIS_ALL) return 0;
+    if (a == GP_AXIS_ROWS) return 8.0 * R;
+    return (o == SUM_COLS || o == ARG_COLS ? 16.0 : 8.0) * C;
+}
+void run_op(Ctx &c, int o, const float *x, size_t R, size_t C)
+{
+    gp_rkind k = op_kind(o);
+    gp_raxis a = op_axis(o);
+    int rc;
+    if (k == GP_RK_SUM) rc = gp_cuda_rsum_dev(c.cu, x, R, C, GP_RT_F32, k, a, gp_rfmt(GP_RT_F32, k), c.err, sizeof c.err);
+    else if (k == GP_RK_ARGMAX) rc = gp_cuda_rarg_dev(c.cu, x, R, C, GP_RT_F32, k, a, c.err, sizeof c.err);
+    else rc = gp_cuda_rext_dev(c.cu, x, R, C, GP_RT_F32, k, a, c.err, sizeof c.err);
+    if (rc) die(c, op_name[o]);
+}
+
+/* results in the host form the driver uses */
+struct Res {
+    std::vector<int64_t> acc;
+    std::vector<double> rowval;
+    std::vector<uint64_t> key, idx;
+    std::vector<int64_t> nan;
+};
+void init_res(Res &r, int o, size_t R, size_t C)
+{
+    gp_rkind k = op_kind(o);
+    gp_raxis a = op_axis(o);
+    size_t nt = a == GP_AXIS_ALL ? 1 : a == GP_AXIS_ROWS ? R : C;
+    size_t w = gp_rwords(gp_rfmt(GP_RT_F32, GP_RK_SUM));
+    if (k == GP_RK_SUM) { r.acc.assign(a == GP_AXIS_ROWS ? 1 : nt * w, 0); r.rowval.assign(nt, 0); }
+    r.key.assign(nt, gp_rext_identity(k));
+    r.idx.assign(nt, GP_RARG_NONE);
+    r.nan.assign(nt, 0);
+}
+/* fetch what run_op left on the device */
+void fetch(Ctx &c, int o, const float *x, size_t R, size_t C, Res &r)
+{
+    gp_rkind k = op_kind(o);
+    gp_raxis a = op_axis(o);
+    init_res(r, o, R, C);
+    int rc;
+    if (k == GP_RK_SUM)
+        rc = gp_cuda_rsum_fetch(c.cu, x, R, C, GP_RT_F32, k, a, gp_rfmt(GP_RT_F32, k), r.acc.data(),
+                                a == GP_AXIS_ROWS ? r.rowval.data() : NULL, c.err, sizeof c.err);
+    else if (k == GP_RK_ARGMAX)
+        rc = gp_cuda_rarg_fetch(c.cu, R, C, 0, GP_RT_F32, k, a, r.key.data(), r.idx.data(), c.err, sizeof c.err);
+    else
+        rc = gp_cuda_rext_fetch(c.cu, R, C, GP_RT_F32, k, a, r.key.data(), r.nan.data(), c.err, sizeof c.err);
+    if (rc) die(c, op_name[o]);
+}
+
+/* CPU reference: threads over row panels, merged exactly like ranks (limbs added, keys folded,
+ * (key, index) pairs by the total order) */
+void cpu_ref(int o, const float *hx, size_t R, size_t C, Res &r)
+{
+    gp_rkind k = op_kind(o);
+    gp_raxis a = op_axis(o);
+    gp_xfmt f = gp_rfmt(GP_RT_F32, GP_RK_SUM);
+    size_t w = gp_rwords(f);
+    init_res(r, o, R, C);
+    unsigned nth = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+    if (nth > R) nth = (unsigned)R;
+    std::vector<Res> part(nth);
+    std::vector<std::thread> th;
+    for (unsigned t = 0; t < nth; t++) {
+        th.emplace_back([&, t] {
+            size_t r0 = R * t / nth, r1 = R * (t + 1) / nth;
+            Res &p = part[t];
+            init_res(p, o, a == GP_AXIS_ROWS ? r1 - r0 : R, C);
+            const float *px = hx + r0 * C;
+            if (k == GP_RK_SUM) {
+                if (a == GP_AXIS_ROWS) {
+                    std::vector<int64_t> acc(w);
+                    for (size_t i = 0; i < r1 - r0; i++) {
+                        std::fill(acc.begin(), acc.end(), 0);
+                        gp_cpu_rsum(px + i * C, 1, C, GP_RT_F32, k, GP_AXIS_ALL, f, acc.data());
+                        r.rowval[r0 + i] = gp_xvalue(acc.data(), f);
+                    }
+                } else {
+                    gp_cpu_rsum(px, r1 - r0, C, GP_RT_F32, k, a, f, p.acc.data());
+                }
+            } else if (k == GP_RK_ARGMAX) {
+                if (a == GP_AXIS_ROWS) {
+                    gp_cpu_rarg(px, r1 - r0, C, r0, GP_RT_F32, k, a, r.key.data() + r0, r.idx.data() + r0);
+                } else {
+                    gp_cpu_rarg(px, r1 - r0, C, r0, GP_RT_F32, k, a, p.key.data(), p.idx.data());
+                }
+            } else {
+                if (a == GP_AXIS_ROWS) gp_cpu_rext(px, r1 - r0, C, GP_RT_F32, k, a, r.key.data() + r0, r.nan.data() + r0);
+                else gp_cpu_rext(px, r1 - r0, C, GP_RT_F32, k, a, p.key.data(), p.nan.data());
+            }
+        });
+    }
+    for (auto &t : th) t.join();
+    if (a == GP_AXIS_ROWS) return;
+    size_t nt = a == GP_AXIS_ALL ? 1 : C;
+    for (unsigned t = 0; t < nth; t++) {
+        Res &p = part[t];
+        for (size_t i = 0; i < nt; i++) {
+            if (k == GP_RK_SUM) {
+                for (size_t j = 0; j < w; j++) r.acc[i * w + j] += p.acc[i * w + j];
+            } else if (k == GP_RK_ARGMAX) {
+                if (gp_rarg_better(0, p.key[i], p.idx[i], r.key[i], r.idx[i])) { r.key[i] = p.key[i]; r.idx[i] = p.idx[i]; }
+            } else {
+                r.nan[i] += p.nan[i];
+                r.key[i] = k == GP_RK_MIN ? std::min(r.key[i], p.key[i]) : std::max(r.key[i], p.key[i]);
+            }
+        }
+    }
+    if (k == GP_RK_SUM)
+        for (size_t i = 0; i < nt; i++) gp_xnorm(r.acc.data() + i * w, f.nl);
+}
+
+/* 0 when equal (the driver's view: sums bit for bit, extrema by key or both NaN, indices) */
+int same(int o, size_t R, size_t C, const Res &g, const Res &c, char *why, size_t whylen)
+{
+    gp_rkind k = op_kind(o);
+    gp_raxis a = op_axis(o);
+    size_t nt = a == GP_AXIS_ALL ? 1 : a == GP_AXIS_ROWS ? R : C;
+    size_t w = gp_rwords(gp_rfmt(GP_RT_F32, GP_RK_SUM));
+    for (size_t i = 0; i < nt; i++) {
+        if (k == GP_RK_SUM && a == GP_AXIS_ROWS) {
+            if (gp_dbits(g.rowval[i]) != gp_dbits(c.rowval[i])) {
+                snprintf(why, whylen, "row %zu: gpu %a cpu %a", i, g.rowval[i], c.rowval[i]);
+                return 1;
+            }
+        } else if (k == GP_RK_SUM) {
+            if (memcmp(g.acc.data() + i * w, c.acc.data() + i * w, w * 8)) {
+                gp_xfmt f = gp_rfmt(GP_RT_F32, GP_RK_SUM);
+                snprintf(why, whylen, "target %zu: gpu %a cpu %a", i, gp_xvalue(g.acc.data() + i * w, f),
+                         gp_xvalue(c.acc.data() + i * w, f));
+                return 1;
+            }
+        } else if (k == GP_RK_ARGMAX) {
+            if (g.idx[i] != c.idx[i]) {
+                snprintf(why, whylen, "target %zu: gpu index %llu cpu %llu", i, (unsigned long long)g.idx[i],
+                         (unsigned long long)c.idx[i]);
+                return 1;
+            }
+        } else if ((g.nan[i] > 0) != (c.nan[i] > 0) || (!c.nan[i] && g.key[i] != c.key[i])) {
+            snprintf(why, whylen, "target %zu: gpu key %016llx cpu %016llx", i, (unsigned long long)g.key[i],
+                     (unsigned long long)c.key[i]);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    Ctx c;
+    const double t_start = seconds();
+    const char *json = NULL, *data = "uniform";
+    int tune = 0, verify = 1, quick = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--reps") && i + 1 < argc) c.reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
+        else if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];
+        else if (!strcmp(argv[i], "--tune")) tune = 1;
+        else if (!strcmp(argv[i], "--no-verify")) verify = 0;
+        else if (!strcmp(argv[i], "--quick")) quick = 1;
+        else {
+            fprintf(stderr, "usage: bench_reduce_gpu [--reps N] [--json FILE] [--tune] [--data uniform|wide] "
+                    "[--no-verify] [--quick]\n");
+            return 2;
+        }
+    }
+    if (c.reps < 1) c.reps = 1;
+    if (json && !(c.json = fopen(json, "a"))) { perror(json); return 2; }
+    int wide = !strcmp(data, "wide");
+    if (gp_cuda_reduce_create(&c.cu, 0, c.err, sizeof c.err)) die(c, "gp_cuda_reduce_create");
+    c.s = (cudaStream_t)gp_cuda_reduce_stream(c.cu);
+    cudaDeviceProp prop;
+    CK(cudaGetDeviceProperties(&prop, 0));
+    c.sms = prop.multiProcessorCount;
+    int khz = 0;
+    CK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
+    c.spin = (long long)(khz > 0 ? khz : 2000000) * 1000 / 5000;   /* 200 us of SM clocks */
+    const char *base_tune = gp_cuda_reduce_tuning(c.cu);
+    char deftune[96];
+    snprintf(deftune, sizeof deftune, "%s", base_tune);
+    c.n = (size_t)1 << (quick ? 27 : 29);   /* 2 GiB of f32 (--quick: 512 MiB) */
+    c.bytes = c.n * sizeof(float);
+    CK(cudaEventCreate(&c.e0));
+    CK(cudaEventCreate(&c.e1));
+    CK(cudaMalloc(&c.x, c.bytes));
+    CK(cudaMalloc(&c.dst, c.bytes));
+    CK(cudaMalloc(&c.fout, (c.n / 4 + 16) * sizeof(float)));
+    k_fill<<<c.sms * 16, 256, 0, c.s>>>(c.x, c.n, wide);
+    CK(cudaStreamSynchronize(c.s));
+    CK(cudaGetLastError());
+    printf("device: %s, %d SMs; %s; data %s; %zu MiB f32; median of %d; kernels %s\n", prop.name, c.sms,
+           gp_cuda_reduce_desc(c.cu), data, c.bytes >> 20, c.reps, deftune);
+    if (c.json)
+        fprintf(c.json, "{\"bench\":\"reduce_gpu\",\"device\":\"%s\",\"data\":\"%s\",\"mib\":%zu,\"reps\":%d,\"tuning\":\"%s\"}\n",
+                prop.name, data, c.bytes >> 20, c.reps, deftune);
+
+    const int sh = quick ? 25 : 27;   /* log2 of the element count / 4 */
+    struct Shape { size_t r, c, vr, vc; } shapes[] = {
+        {(size_t)1 << (sh - 13), (size_t)1 << 15, 0, 0},
+        {512, (size_t)1 << (sh - 7), 16, (size_t)1 << 20},
+        {(size_t)1 << (sh - 7), 512, (size_t)1 << 15, 512},
+        {(size_t)1 << sh, 4, (size_t)1 << 22, 4},
+        {4, (size_t)1 << sh, 4, (size_t)1 << 22},
+    };
+    /* CUB temporary storage for the largest use */
+    size_t tb = 0, t2 = 0;
+    CK(cub::DeviceReduce::Sum(nullptr, tb, c.x, c.fout, (long long)c.n, c.s));
+    for (auto &s : shapes) {
+        auto off = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0), RowOffset{(long long)s.c});
+        CK(cub::DeviceSegmentedReduce::Sum(nullptr, t2, c.x, c.fout, (long long)s.r, off, off + 1, c.s));
+        tb = std::max(tb, t2);
+    }
+    c.tmp_bytes = tb;
+    CK(cudaMalloc(&c.tmp, c.tmp_bytes ? c.tmp_bytes : 16));
+
+    printf("\n%-18s %-13s %9s %9s %7s %7s %9s  %s\n", "op", "shape", "GB/s", "r+w GB/s", "x CUB", "x copy", "ms", "note");
+    int bad = 0;
+    std::vector<int64_t> sum0;   /* the whole sum, the same for every shape */
+    double best_tune[5][3] = {{0}};
+    char best_cfg[5][3][96] = {{{0}}};
+    for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+        const size_t R = shapes[si].r, C = shapes[si].c;
+        if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err)) die(c, "tune");
+        double copy = time_ms(c, [&] { CK(cudaMemcpyAsync(c.dst, c.x, c.bytes, cudaMemcpyDeviceToDevice, c.s)); });
+        double copy_gbps = 2.0 * c.bytes / copy / 1e6;
+        record(c, "copy", R, C, copy, c.bytes, 0, copy_gbps, "read + write");
+        double cub = time_ms(c, [&] { CK(cub::DeviceReduce::Sum(c.tmp, c.tmp_bytes, c.x, c.fout, (long long)c.n, c.s)); });
+        double cub_gbps = c.bytes / cub / 1e6;
+        record(c, "cub_sum", R, C, cub, 4, cub_gbps, copy_gbps, "reference R");
+        double plain = time_ms(c, [&] {
+            CK(cudaMemsetAsync(c.fout, 0, 4, c.s));
+            k_plain_sum<4><<<c.sms * 8, 256, 0, c.s>>>(reinterpret_cast<const float4 *>(c.x), c.n / 4, c.fout);
+        });
+        record(c, "plain_sum", R, C, plain, 4, cub_gbps, copy_gbps, "float, not reproducible");
+        auto off = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0), RowOffset{(long long)C});
+        double seg = time_ms(c, [&] {
+            CK(cub::DeviceSegmentedReduce::Sum(c.tmp, c.tmp_bytes, c.x, c.fout, (long long)R, off, off + 1, c.s));
+        });
+        record(c, "cub_rows", R, C, seg, 4.0 * R, cub_gbps, copy_gbps, "DeviceSegmentedReduce");
+        double sum_all_ms = 0;
+        for (int o = 0; o < NOPS; o++) {
+            double ms = time_ms(c, [&] { run_op(c, o, c.x, R, C); });
+            Res g;
+            char note[128] = "";
+            size_t nt = op_axis(o) == GP_AXIS_ALL ? 1 : op_axis(o) == GP_AXIS_ROWS ? R : C;
+            if (nt <= ((size_t)1 << 22) || o == SUM_ROWS) {   /* host copy small enough */
+                fetch(c, o, c.x, R, C, g);
+                snprintf(note, sizeof note, "exact fallback for %zu targets", gp_cuda_reduce_fallbacks(c.cu));
+            }
+            record(c, op_name[o], R, C, ms, op_written(o, R, C), cub_gbps, copy_gbps, note);
+            if (o == SUM_ALL) {
+                sum_all_ms = ms;
+                if (sum0.empty()) sum0 = g.acc;
+                else if (g.acc != sum0) {
+                    printf("VERIFY FAIL sum_all %zux%zu: the whole sum differs from the first shape's\n", R, C);
+                    bad = 1;
+                }
+            }
+        }
+        printf("%-18s %-13s exact whole sum / plain float sum: time x%.3f (%.0f vs %.0f GB/s)\n", "cost", "",
+               sum_all_ms / plain, c.bytes / sum_all_ms / 1e6, c.bytes / plain / 1e6);
+        /* the first version of the kernels, for comparison */
+        if (gp_cuda_reduce_tune(c.cu, "kernels=legacy", c.err, sizeof c.err)) die(c, "tune");
+        for (int o : {SUM_ALL, SUM_ROWS, SUM_COLS, MAX_ALL}) {
+            int reps = c.reps;
+            double ms = time_ms(c, [&] { run_op(c, o, c.x, R, C); }, &reps);
+            char name[64], note[128];
+            snprintf(name, sizeof name, "legacy_%s", op_name[o]);
+            snprintf(note, sizeof note, "first version (limbs per target)%s", reps < c.reps ? ", slow: fewer reps" : "");
+            double wr = o == SUM_ROWS ? 14.0 * 8 * R : o == SUM_COLS ? 14.0 * 8 * C : 0;
+            record(c, name, R, C, ms, wr, cub_gbps, copy_gbps, note);
+        }
+        if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err)) die(c, "tune");
+        if (tune && seconds() - t_start > 60) {
+            printf("%-18s %-13s skipped: 60 s spent (the whole run must stay under 90 s)\n", "tune", "");
+            tune = 0;
+        }
+        if (tune) {
+            static const int bss[] = {128, 256, 512}, bpss[] = {4, 8, 16, 32}, uns[] = {2, 4, 8};
+            for (int o = 0; o < 3; o++) {
+                for (int b : bss)
+                    for (int p : bpss)
+                        for (int u : uns) {
+                            char cfg[96];
+                            snprintf(cfg, sizeof cfg, "kernels=fast,bs=%d,bps=%d,unroll=%d", b, p, u);
+                            if (gp_cuda_reduce_tune(c.cu, cfg, c.err, sizeof c.err)) die(c, "tune");
+                            double ms = time_ms(c, [&] { run_op(c, o, c.x, R, C); });
+                            double gb = c.bytes / ms / 1e6;
+                            if (c.json)
+                                fprintf(c.json, "{\"bench\":\"reduce_gpu_tune\",\"op\":\"%s\",\"shape\":[%zu,%zu],"
+                                        "\"config\":\"%s\",\"gbps\":%.2f,\"vs_cub_sum\":%.4f}\n",
+                                        op_name[o], R, C, cfg, gb, gb / cub_gbps);
+                            if (gb > best_tune[si][o]) { best_tune[si][o] = gb; snprintf(best_cfg[si][o], 96, "%s", cfg); }
+                        }
+                printf("%-18s %-13s best %s: %.1f GB/s (x%.3f CUB)\n", op_name[o], "tune", best_cfg[si][o],
+                       best_tune[si][o], best_tune[si][o] / cub_gbps);
+                fflush(stdout);
+            }
+            if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err)) die(c, "tune");
+        }
+    }
+
+    /* ---- verification against the CPU ---- */
+    if (verify) {
+        std::vector<float> hx(c.n);
+        CK(cudaMemcpy(hx.data(), c.x, c.bytes, cudaMemcpyDeviceToHost));
+        for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+            size_t R = shapes[si].vr ? shapes[si].vr : shapes[si].r, C = shapes[si].vr ? shapes[si].vc : shapes[si].c;
+            if (quick && !shapes[si].vr) { R = shapes[si].r / 4; C = shapes[si].c; }
+            const char *cfgs[] = {deftune, "kernels=legacy"};
+            for (const char *cfg : cfgs) {
+                if (gp_cuda_reduce_tune(c.cu, cfg, c.err, sizeof c.err)) die(c, "tune");
+                for (int o = 0; o < NOPS; o++) {
+                    if (!strcmp(cfg, "kernels=legacy") && o != SUM_ALL && o != SUM_ROWS && o != SUM_COLS && o != MAX_ALL)
+                        continue;
+                    run_op(c, o, c.x, R, C);
+                    Res g, r;
+                    fetch(c, o, c.x, R, C, g);
+                    cpu_ref(o, hx.data(), R, C, r);
+                    char why[256] = "";
+                    int d = same(o, R, C, g, r, why, sizeof why);
+                    printf("verify %-12s %-13s %-6s %s%s\n", op_name[o], (std::to_string(R) + "x" + std::to_string(C)).c_str(),
+                           cfg == deftune ? "fast" : "legacy", d ? "FAIL: " : "ok", why);
+                    if (c.json)
+                        fprintf(c.json, "{\"bench\":\"reduce_gpu_verify\",\"op\":\"%s\",\"shape\":[%zu,%zu],\"kernels\":\"%s\","
+                                "\"ok\":%s}\n", op_name[o], R, C, cfg == deftune ? "fast" : "legacy", d ? "false" : "true");
+                    bad |= d;
+                }
+            }
+        }
+        if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err)) die(c, "tune");
+    }
+
+    /* ---- the issue's targets ---- */
+    printf("\ntargets (ratios to cub_sum of the same shape):\n");
+    double worst_all = 1e9, worst_rows = 1e9, worst_cols = 1e9;
+    for (auto &r : g_rows) {
+        if (r.op == "sum_all") worst_all = std::min(worst_all, r.vs_cub);
+        if (r.op == "sum_rows") worst_rows = std::min(worst_rows, r.vs_cub);
+        if (r.op == "sum_cols") worst_cols = std::min(worst_cols, r.vs_cub);
+    }
+    printf("  whole sum >= 1.00x CUB DeviceReduce::Sum on every shape: worst %.3f  %s\n", worst_all,
+           worst_all >= 1.0 ? "met" : "missed");
+    printf("  row sums  >= 0.95x on every shape: worst %.3f  %s\n", worst_rows, worst_rows >= 0.95 ? "met" : "missed");
+    printf("  col sums  >= 0.95x on every shape: worst %.3f  %s\n", worst_cols, worst_cols >= 0.95 ? "met" : "missed");
+    for (auto &r : g_rows)
+        if ((r.op == "sum_rows" || r.op == "sum_cols") && r.vs_cub < 0.95)
+            printf("    %s %s: x%.3f (%.0f GB/s read, %.0f GB/s read + written)\n", r.op.c_str(), r.shape.c_str(),
+                   r.vs_cub, r.gbps, r.rw_gbps);
+    printf("verification: %s\n", verify ? (bad ? "FAILED" : "all equal to the CPU") : "skipped (--no-verify)");
+    printf("wall time: %.1f s\n", seconds() - t_start);
+    if (c.json) fclose(c.json);
+    gp_cuda_reduce_destroy(c.cu);
+    return bad ? 1 : 0;
+}
