@@ -100,12 +100,15 @@ int gp_cuda_rarg_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols
                      gp_raxis axis, char *err, size_t errlen);
 int gp_cuda_rarg_fetch(gp_cuda_reduce *c, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rkind k,
                        gp_raxis axis, uint64_t *key, uint64_t *idx, char *err, size_t errlen);
-/* The context's CUDA stream (a cudaStream_t). */
+/* The context's CUDA stream (a cudaStream_t), and a kernel that keeps the GPU busy for `cycles`
+ * clocks on it (a benchmark queues the work it times behind it, so no host gap is timed). */
 void *gp_cuda_reduce_stream(gp_cuda_reduce *c);
+void gp_cuda_reduce_spin(gp_cuda_reduce *c, long long cycles);
 /* Kernel configuration, e.g. "kernels=fast,bs=256,bps=8,unroll=4" (also read from the environment
- * variable GP_CUDA_REDUCE at create): kernels fast (default) or legacy (the first version: one
- * thread per element stream, limbs for every target), threads per block, blocks per SM of the
- * grid-stride kernels, 16-byte loads in flight per thread (2, 4, 8). Results never depend on it. */
+ * variable GP_CUDA_REDUCE at create): kernels fast (default) or legacy (the first version: a
+ * superaccumulator per target on every axis), threads per block (64..512), blocks per SM of the
+ * grid-stride kernels (1..64, at most what fits), 16-byte loads in flight per thread for f32 sums
+ * (2, 4, 8). Results never depend on it. */
 int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen);
 const char *gp_cuda_reduce_tuning(gp_cuda_reduce *c);
 /* Targets of the last _fetch that the fast kernels handed to the exact fallback. */

@@ -1,20 +1,30 @@
 /* kernels/cuda/reduce.cu — CUDA panel kernels of `gpipe reduce` with the same contracts and bits
- * as kernels/cpu/reduce.c: every exact sum ends up as integer limbs of the pipeline/xacc.h
- * superaccumulator (two-term TwoSum expansions per thread in front, spills and flushes by
- * integer atomics: order-independent), rounded once on the host by the same code as the CPU.
- *   all:  grid-stride loop with 16-byte loads, per-thread expansions merged across the warp with
- *         __shfl_down_sync, one shared-memory superaccumulator per block, then global atomics.
- *   cols: threads across columns (coalesced, 16-byte loads when rows are 16-byte aligned),
- *         blocks splitting rows; per-thread expansions flushed into the column's limbs.
- *   rows: one warp per row, lanes stride the row, expansions merged by shuffles into a per-warp
- *         shared superaccumulator, normalised and written out per row.
- * Extrema use the same unsigned keys as the CPU (warp shuffles, atomicMin/atomicMax). */
+ * as kernels/cpu/reduce.c: every exact sum is the exact value rounded once (the pipeline/xacc.h
+ * superaccumulator, or a two-term expansion proven exact, rounded by one IEEE addition), so the
+ * result never depends on the backend, the kernel variant or the launch geometry.
+ * Two sets of kernels, chosen by gp_cuda_reduce_tune / GP_CUDA_REDUCE (kernels=fast|legacy):
+ *  - the first version ("legacy", below first): grid-stride sums with per-thread TwoSum
+ *    expansions merged with __shfl_down_sync into shared/global superaccumulators, one warp per
+ *    row, one thread per column slice; limbs for every target.
+ *  - the second version ("fast", namespace fast, the default): see the comment there.
+ * Entry points: gp_cuda_r{sum,ext,arg} for host panels (upload, kernels, download, merge), and
+ * the same split into _dev (kernels on a device panel, no host copy) and _fetch for benchmarks. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <type_traits>
+#ifdef GP_CUDA_EMU
+#include "kernels/cuda/emu.h"   /* CPU emulation for tests without a GPU (tests/gpu/check_reduce_emu.sh) */
+#else
 #include <cuda_runtime.h>
+/* kernel<<<grid, block, smem, stream>>> spelt as a macro (the kernel last: template commas) so that
+ * kernels/cuda/emu.h can run the same source on CPU threads */
+#define GP_LAUNCH(g, b, s, st, ...) __VA_ARGS__<<<g, b, s, st>>>
+#define GP_EXTERN_SHARED(T, name) extern __shared__ T name[]
+#define GP_SHARED_ARRAY(T, name, n) __shared__ T name[n]
+#endif
 #include "pipeline/reduce.h"
 #include "pipeline/status.h"
 
@@ -202,7 +212,7 @@ template <typename T> struct V16 { T v[16 / sizeof(T)]; };
 template <typename T>
 __global__ void k_sum_all(const T *__restrict__ x, size_t n, int sq, gp_xfmt f, ull *gacc)
 {
-    extern __shared__ ull sh[];              /* nl limbs + 3 specials */
+    GP_EXTERN_SHARED(ull, sh);              /* nl limbs + 3 specials */
     const int w = f.nl + GP_XSPECIAL, isf = Elem<T>::F;
     for (int i = threadIdx.x; i < w; i += blockDim.x) sh[i] = 0;
     __syncthreads();
@@ -252,7 +262,7 @@ __global__ void k_sum_cols(const T *__restrict__ x, size_t rows, size_t cols, si
 template <typename T>
 __global__ void k_sum_rows(const T *__restrict__ x, size_t rows, size_t cols, int sq, gp_xfmt f, long long *out)
 {
-    extern __shared__ ull sh[];
+    GP_EXTERN_SHARED(ull, sh);
     const int w = f.nl + GP_XSPECIAL, isf = Elem<T>::F, lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
     ull *acc = sh + (size_t)wib * w;
     size_t nwarps = (size_t)gridDim.x * (blockDim.x >> 5);
@@ -379,7 +389,841 @@ __global__ void k_ext_rows(const T *__restrict__ x, size_t rows, size_t cols, gp
     }
 }
 
+// fast kernels --------------------------------------------------------------------------------------
+/* The second version (default; "kernels=fast"). Differences from the first (kept above as
+ * "kernels=legacy", the reference for the benchmark and a fallback):
+ *  - really 16-byte loads (A16 is 16-byte aligned: the first version's V16 has the element's
+ *    alignment, so its "vector" loads may be split), U of them issued before any is used, blocks
+ *    reading contiguous tiles, grids from the occupancy of each kernel;
+ *  - f32 sums: four elements are added in double first when that is exact (their exponents
+ *    within 27 of each other: 24 + 27 + 2 bits fit in 53), so one TwoSum per 4 elements;
+ *  - rows and cols of float types produce compact results instead of a superaccumulator per
+ *    target: each row's exact sum rounded once on the device (a0 + a1 of an expansion that never
+ *    spilled is exact, and one IEEE addition of two doubles is correctly rounded: the same bits as
+ *    gp_xvalue), each column's exact panel sum as a double-double (hi, lo). A target whose two-term
+ *    expansion would spill, or that holds a NaN/Inf, goes to an exception list and is recomputed by
+ *    the exact superaccumulator kernels, so results never change, only the speed;
+ *  - rows: G lanes per row (G = 1..32 from the row length), one thread per row for 16-byte rows;
+ *    cols: a block covers CV column vectors x RS row lanes, so narrow matrices (4 columns) still
+ *    use all threads; blocks split rows when there are too few column blocks, then a combine;
+ *  - extrema of f32 on 32-bit keys; argmin/argmax as (key, index) pairs with a total order. */
+namespace fast {
+
+constexpr unsigned FULL = 0xffffffffu;
+__device__ __forceinline__ double qnan() { return __longlong_as_double(0x7FF8000000000000LL); }
+
+template <typename T> struct __align__(16) A16 { T v[16 / sizeof(T)]; };
+template <typename T> union U16 { uint4 u; A16<T> a; };
+template <typename T> __device__ __forceinline__ A16<T> ld16(const A16<T> *p)
+{
+    U16<T> x;
+    x.u = __ldg(reinterpret_cast<const uint4 *>(p));
+    return x.a;
+}
+template <typename T> __device__ __forceinline__ A16<T> zero16()
+{
+    U16<T> x;
+    x.u = make_uint4(0u, 0u, 0u, 0u);
+    return x.a;
+}
+
+/* a0 + a1 += x exactly (TwoSum twice). Returns false when it cannot stay exact in two terms (the
+ * second error is not zero) or overflows (then the errors are NaN, also "not zero"). */
+__device__ __forceinline__ bool two_add(double &a0, double &a1, double x)
+{
+    double s = __dadd_rn(a0, x);
+    double bp = __dsub_rn(s, a0);
+    double e = __dadd_rn(__dsub_rn(a0, __dsub_rn(s, bp)), __dsub_rn(x, bp));
+    a0 = s;
+    if (e == 0) return true;             /* also catches -0 */
+    double s2 = __dadd_rn(a1, e);
+    double bp2 = __dsub_rn(s2, a1);
+    double e2 = __dadd_rn(__dsub_rn(a1, __dsub_rn(s2, bp2)), __dsub_rn(e, bp2));
+    a1 = s2;
+    return e2 == 0;                      /* NaN (overflow) compares unequal */
+}
+/* Merge expansion (b0, b1) into (a0, a1). */
+__device__ __forceinline__ bool two_merge(double &a0, double &a1, double b0, double b1)
+{
+    bool ok = true;
+    if (b0 != 0) ok = two_add(a0, a1, b0);
+    if (ok && b1 != 0) ok = two_add(a0, a1, b1);
+    return ok;
+}
+
+/* s = x0 + x1 + x2 + x3 in double; true when every step was exact: all finite and the exponent
+ * fields (subnormals count as 1, zeros ignored) within 27 of each other. Then every value is a
+ * multiple of 2^(Emin-150) below 2^(Emax-126), and any partial sum of four fits 53 bits. */
+__device__ __forceinline__ bool sum4f(float x0, float x1, float x2, float x3, double &s)
+{
+    unsigned u0 = __float_as_uint(x0) & 0x7fffffffu, u1 = __float_as_uint(x1) & 0x7fffffffu;
+    unsigned u2 = __float_as_uint(x2) & 0x7fffffffu, u3 = __float_as_uint(x3) & 0x7fffffffu;
+    unsigned mx = max(max(u0, u1), max(u2, u3));
+    unsigned mn = min(min(u0 - 1u, u1 - 1u), min(u2 - 1u, u3 - 1u)) + 1u;   /* smallest non-zero, or 0 */
+    int emax = (int)(mx >> 23), emin = max((int)(mn >> 23), 1);
+    s = __dadd_rn(__dadd_rn((double)x0, (double)x1), __dadd_rn((double)x2, (double)x3));
+    return mx < 0x7f800000u && emax - emin <= 27;
+}
+
+/* One element into an expansion that may not spill: NaN/Inf and spills set bad (the target then
+ * goes to the exact fallback). Float types only. */
+template <typename T>
+__device__ __forceinline__ void fadd1(double &a0, double &a1, bool &bad, T v, int sq)
+{
+    double d = (double)v;
+    if (!isfinite(d)) { bad = true; return; }
+    if (sq) {
+        d = __dmul_rn(d, d);
+        if (isinf(d)) { bad = true; return; }
+    }
+    if (!two_add(a0, a1, d)) bad = true;
+}
+template <typename T>
+__device__ __forceinline__ void fadd_vec(double &a0, double &a1, bool &bad, const A16<T> &v, int sq)
+{
+    constexpr int VEC = 16 / sizeof(T);
+    if constexpr (std::is_same<T, float>::value) {
+        if (!sq) {
+            double s;
+            if (sum4f(v.v[0], v.v[1], v.v[2], v.v[3], s)) {
+                if (!two_add(a0, a1, s)) bad = true;
+                return;
+            }
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < VEC; j++) fadd1<T>(a0, a1, bad, v.v[j], sq);
+}
+/* One vector into a thread state that spills into shared limbs (axis all, every type). */
+template <typename T>
+__device__ __forceinline__ void vadd_all(TState &s, const A16<T> &v, int sq, ull *sh, int lo)
+{
+    constexpr int VEC = 16 / sizeof(T);
+    if constexpr (std::is_same<T, float>::value) {
+        if (!sq) {
+            double t;
+            if (sum4f(v.v[0], v.v[1], v.v[2], v.v[3], t)) { exp_add(s.a, t, sh, lo); return; }
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < VEC; j++) ts_add<T>(s, v.v[j], sq, sh, lo);
+}
+
+/* ---- sums ---- */
+
+/* axis all: grid-stride over tiles of blockDim.x * U vectors (one contiguous tile per block per
+ * step), U loads in flight per thread, spills into a shared superaccumulator as in k_sum_all. */
+template <typename T, int U>
+__global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t n, int sq, gp_xfmt f, ull *gacc)
+{
+    GP_EXTERN_SHARED(ull, sh);
+    const int w = f.nl + GP_XSPECIAL, isf = Elem<T>::F;
+    for (int i = threadIdx.x; i < w; i += blockDim.x) sh[i] = 0;
+    __syncthreads();
+    TState s;
+    ts_init(s);
+    constexpr int VEC = 16 / sizeof(T);
+    const size_t nv = n / VEC, tile = (size_t)blockDim.x * U;
+    const A16<T> *xv = reinterpret_cast<const A16<T> *>(x);
+    for (size_t b = blockIdx.x * tile; b < nv; b += (size_t)gridDim.x * tile) {
+        A16<T> v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            size_t i = b + (size_t)u * blockDim.x + threadIdx.x;
+            v[u] = i < nv ? ld16(xv + i) : zero16<T>();   /* zeros add nothing */
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) vadd_all<T>(s, v[u], sq, sh, f.lo);
+    }
+    for (size_t i = nv * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        ts_add<T>(s, x[i], sq, sh, f.lo);
+    ts_warp_merge(s, sh, f.lo, isf);
+    if ((threadIdx.x & 31) == 0) ts_flush(s, sh, f, isf);
+    __syncthreads();
+    for (int i = threadIdx.x; i < w; i += blockDim.x)
+        if (sh[i]) atomicAdd(gacc + i, sh[i]);
+}
+
+__device__ __forceinline__ void push_exc(ull *cnt, unsigned *exc, size_t target)
+{
+    exc[atomicAdd(cnt, 1ull)] = (unsigned)target;
+}
+
+/* A row as an unaligned head, 16-byte vectors and a tail; segment s of nseg takes the vectors
+ * [vb, ve) (the head goes with segment 0, the tail with the last). */
+struct RowSeg {
+    size_t h, nv, vb, ve;
+    bool head, tail;
+};
+template <typename T>
+__device__ __forceinline__ RowSeg row_seg(const T *p, size_t cols, size_t s, size_t nseg)
+{
+    constexpr int VEC = 16 / sizeof(T);
+    RowSeg g;
+    size_t mis = (size_t)(reinterpret_cast<uintptr_t>(p) & 15) / sizeof(T);
+    g.h = mis ? (size_t)VEC - mis : 0;
+    if (g.h > cols) g.h = cols;
+    g.nv = (cols - g.h) / VEC;
+    size_t per = (g.nv + nseg - 1) / nseg;
+    g.vb = s * per < g.nv ? s * per : g.nv;
+    g.ve = g.vb + per < g.nv ? g.vb + per : g.nv;
+    g.head = s == 0;
+    g.tail = s + 1 == nseg;
+    return g;
+}
+
+/* axis rows, float types: groups of G = 2^lg lanes per work item (a warp does 32/G items at a
+ * time, every lane of the warp takes part in the shuffles); item = (row, segment), nseg segments
+ * per row so that few long rows still fill the GPU. nseg = 1: out[r] = the exact row sum rounded,
+ * or the row goes to the exception list (out[r] then written by k_rows_exact); nseg > 1: the
+ * expansion of each segment into phi/plo[item] (NaN in phi: cannot be exact) for
+ * k_sum_rows_combine. */
+template <typename T, int U>
+__global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_t rows, size_t cols, int sq, int lg,
+                                                  size_t nseg, double *out, double *phi, double *plo, ull *cnt,
+                                                  unsigned *exc)
+{
+    constexpr int VEC = 16 / sizeof(T);
+    const int G = 1 << lg, lane = threadIdx.x & 31, gl = lane & (G - 1), gpw = 32 >> lg;
+    const size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
+    const size_t nwarps = ((size_t)gridDim.x * blockDim.x) >> 5, items = rows * nseg;
+    for (size_t i0 = warp * gpw; i0 < items; i0 += nwarps * gpw) {
+        const size_t it = i0 + (lane >> lg), r = it / nseg;
+        double a0 = 0, a1 = 0;
+        bool bad = false;
+        if (it < items) {
+            const T *p = x + r * cols;
+            const RowSeg g = row_seg(p, cols, it % nseg, nseg);
+            const A16<T> *pv = reinterpret_cast<const A16<T> *>(p + g.h);
+            if (g.head)
+                for (size_t i = gl; i < g.h; i += G) fadd1<T>(a0, a1, bad, p[i], sq);
+            for (size_t b = g.vb; b < g.ve; b += (size_t)G * U) {
+                A16<T> v[U];
+#pragma unroll
+                for (int u = 0; u < U; u++) {
+                    size_t i = b + (size_t)u * G + gl;
+                    v[u] = i < g.ve ? ld16(pv + i) : zero16<T>();
+                }
+#pragma unroll
+                for (int u = 0; u < U; u++) fadd_vec<T>(a0, a1, bad, v[u], sq);
+            }
+            if (g.tail)
+                for (size_t i = g.h + g.nv * VEC + gl; i < cols; i += G) fadd1<T>(a0, a1, bad, p[i], sq);
+        }
+        for (int off = G >> 1; off > 0; off >>= 1) {
+            double b0 = __shfl_down_sync(FULL, a0, off, G), b1 = __shfl_down_sync(FULL, a1, off, G);
+            int bb = __shfl_down_sync(FULL, (int)bad, off, G);
+            if (gl < off) {
+                if (bb) bad = true;
+                else if (!bad && !two_merge(a0, a1, b0, b1)) bad = true;
+            }
+        }
+        if (gl == 0 && it < items) {
+            if (nseg > 1) { phi[it] = bad ? qnan() : a0; plo[it] = a1; }
+            else if (bad) { out[r] = 0; push_exc(cnt, exc, r); }
+            else out[r] = __dadd_rn(a0, a1);
+        }
+    }
+}
+
+/* The nseg segment expansions of each row into its rounded sum (or the exception list). */
+__global__ void k_sum_rows_combine(const double *__restrict__ phi, const double *__restrict__ plo, size_t rows,
+                                   size_t nseg, double *out, ull *cnt, unsigned *exc)
+{
+    for (size_t r = blockIdx.x * (size_t)blockDim.x + threadIdx.x; r < rows; r += (size_t)gridDim.x * blockDim.x) {
+        double a0 = 0, a1 = 0;
+        bool bad = false;
+        for (size_t s = 0; s < nseg && !bad; s++) {
+            double b0 = phi[r * nseg + s], b1 = plo[r * nseg + s];
+            if (isnan(b0) || !two_merge(a0, a1, b0, b1)) bad = true;
+        }
+        if (bad) { out[r] = 0; push_exc(cnt, exc, r); }
+        else out[r] = __dadd_rn(a0, a1);
+    }
+}
+
+/* axis rows, rows of exactly one aligned 16-byte vector (4 f32, 2 f64): one thread per row, U rows
+ * per thread in flight, consecutive threads on consecutive rows. */
+template <typename T, int U>
+__global__ void __launch_bounds__(512) k_sum_rows1(const A16<T> *__restrict__ xv, size_t rows, int sq, double *out,
+                                                   ull *cnt, unsigned *exc)
+{
+    const size_t tile = (size_t)blockDim.x * U;
+    for (size_t b = blockIdx.x * tile; b < rows; b += (size_t)gridDim.x * tile) {
+        A16<T> v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            size_t r = b + (size_t)u * blockDim.x + threadIdx.x;
+            v[u] = r < rows ? ld16(xv + r) : zero16<T>();
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            size_t r = b + (size_t)u * blockDim.x + threadIdx.x;
+            if (r < rows) {
+                double a0 = 0, a1 = 0;
+                bool bad = false;
+                fadd_vec<T>(a0, a1, bad, v[u], sq);
+                if (bad) { out[r] = 0; push_exc(cnt, exc, r); }
+                else out[r] = __dadd_rn(a0, a1);
+            }
+        }
+    }
+}
+
+/* Exact fallback for listed rows: one warp per row, the first version's method (spills into a
+ * per-warp shared superaccumulator), rounded on the device with gp_xvalue. */
+template <typename T>
+__global__ void k_rows_exact(const T *__restrict__ x, size_t cols, int sq, gp_xfmt f, const ull *cnt,
+                             const unsigned *exc, double *out)
+{
+    GP_EXTERN_SHARED(ull, sh);
+    const int w = f.nl + GP_XSPECIAL, isf = Elem<T>::F, lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+    ull *acc = sh + (size_t)wib * w;
+    const size_t n = *cnt, nwarps = (size_t)gridDim.x * (blockDim.x >> 5);
+    for (size_t j = blockIdx.x * (size_t)(blockDim.x >> 5) + wib; j < n; j += nwarps) {
+        const size_t r = exc[j];
+        for (int i = lane; i < w; i += 32) acc[i] = 0;
+        __syncwarp();
+        TState s;
+        ts_init(s);
+        const T *p = x + r * cols;
+        for (size_t c = lane; c < cols; c += 32) ts_add<T>(s, p[c], sq, acc, f.lo);
+        ts_warp_merge(s, acc, f.lo, isf);
+        if (lane == 0) ts_flush(s, acc, f, isf);
+        __syncwarp();
+        if (lane == 0) {
+            int64_t l[GP_XNL_MAX + GP_XSPECIAL];
+            for (int i = 0; i < w; i++) l[i] = (int64_t)acc[i];
+            out[r] = gp_xvalue(l, f);
+        }
+        __syncwarp();
+    }
+}
+
+/* Loads of the column kernels: VEC consecutive columns of U rows (16-byte vectors or VEC = 1). */
+template <typename T, int VEC, int U>
+__device__ __forceinline__ void load_cols(const T *__restrict__ x, size_t cols, size_t c0, size_t r, size_t rstep,
+                                          size_t r1, T (&val)[U][VEC], bool (&ok)[U])
+{
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+        size_t rr = r + (size_t)u * rstep;
+        ok[u] = rr < r1;
+        if constexpr (VEC > 1) {
+            U16<T> q;
+            q.u = ok[u] ? __ldg(reinterpret_cast<const uint4 *>(x + rr * cols + c0)) : make_uint4(0u, 0u, 0u, 0u);
+#pragma unroll
+            for (int j = 0; j < VEC; j++) val[u][j] = q.a.v[j];
+        } else {
+            val[u][0] = ok[u] ? __ldg(x + rr * cols + c0) : (T)0;
+        }
+    }
+}
+
+/* axis cols, float types. Block = CV column vectors (VEC columns each) x RS = blockDim.x / CV row
+ * lanes; blockIdx.y takes rows [y rpb, (y+1) rpb). Per thread VEC expansions; the RS lanes of a
+ * column merge in shared memory. One y-block: hi/lo are the final (hi, lo) per column (exceptions
+ * listed, hi = lo = 0); several: partials [y][col], NaN in hi marking a column to list. */
+template <typename T, int VEC, int U>
+__global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_t rows, size_t cols, size_t rpb,
+                                                  int CV, int sq, double *hi, double *lo, ull *cnt, unsigned *exc)
+{
+    GP_EXTERN_SHARED(double, shd);
+    const int t = threadIdx.x, RS = blockDim.x / CV, cx = t % CV, ry = t / CV;
+    const size_t c0 = ((size_t)blockIdx.x * CV + cx) * VEC;
+    const size_t r0 = (size_t)blockIdx.y * rpb, r1 = r0 + rpb < rows ? r0 + rpb : rows;
+    double a0[VEC], a1[VEC];
+    bool bad[VEC];
+#pragma unroll
+    for (int j = 0; j < VEC; j++) { a0[j] = 0; a1[j] = 0; bad[j] = false; }
+    if (ry < RS && c0 < cols) {
+        for (size_t r = r0 + ry; r < r1; r += (size_t)RS * U) {
+            T val[U][VEC];
+            bool ok[U];
+            load_cols<T, VEC, U>(x, cols, c0, r, RS, r1, val, ok);
+#pragma unroll
+            for (int j = 0; j < VEC; j++) {
+                if constexpr (std::is_same<T, float>::value && U % 4 == 0) {
+                    if (!sq) {
+#pragma unroll
+                        for (int g = 0; g < U; g += 4) {
+                            double s;
+                            if (sum4f(val[g][j], val[g + 1][j], val[g + 2][j], val[g + 3][j], s)) {
+                                if (!two_add(a0[j], a1[j], s)) bad[j] = true;
+                            } else {
+                                for (int u = g; u < g + 4; u++) fadd1<T>(a0[j], a1[j], bad[j], val[u][j], sq);
+                            }
+                        }
+                        continue;
+                    }
+                }
+#pragma unroll
+                for (int u = 0; u < U; u++) fadd1<T>(a0[j], a1[j], bad[j], val[u][j], sq);
+            }
+        }
+    }
+    if (RS > 1) {   /* uniform over the block */
+        double *s0 = shd, *s1 = shd + (size_t)blockDim.x * VEC;
+#pragma unroll
+        for (int j = 0; j < VEC; j++) {
+            s0[t * VEC + j] = bad[j] ? qnan() : a0[j];
+            s1[t * VEC + j] = a1[j];
+        }
+        __syncthreads();
+        for (int m = RS; m > 1;) {
+            int h = (m + 1) >> 1;
+            if (ry < m - h) {
+#pragma unroll
+                for (int j = 0; j < VEC; j++) {
+                    int i = t * VEC + j, o = (t + h * CV) * VEC + j;
+                    double b0 = s0[i], b1 = s1[i], d0 = s0[o], d1 = s1[o];
+                    if (isnan(b0) || isnan(d0) || !two_merge(b0, b1, d0, d1)) b0 = qnan();
+                    s0[i] = b0;
+                    s1[i] = b1;
+                }
+            }
+            __syncthreads();
+            m = h;
+        }
+#pragma unroll
+        for (int j = 0; j < VEC; j++) {
+            a0[j] = s0[t * VEC + j];
+            a1[j] = s1[t * VEC + j];
+            bad[j] = isnan(a0[j]);
+        }
+    }
+    if (ry == 0) {
+#pragma unroll
+        for (int j = 0; j < VEC; j++) {
+            size_t c = c0 + j;
+            if (c >= cols) break;
+            if (gridDim.y == 1) {
+                if (bad[j]) { hi[c] = 0; lo[c] = 0; push_exc(cnt, exc, c); }
+                else { hi[c] = a0[j]; lo[c] = a1[j]; }
+            } else {
+                size_t o = (size_t)blockIdx.y * cols + c;
+                hi[o] = bad[j] ? qnan() : a0[j];
+                lo[o] = a1[j];
+            }
+        }
+    }
+}
+
+/* Partials of the y-blocks into (hi, lo) per column, in y order. */
+__global__ void k_sum_cols_combine(const double *__restrict__ phi, const double *__restrict__ plo, int by, size_t cols,
+                                   double *hi, double *lo, ull *cnt, unsigned *exc)
+{
+    for (size_t c = blockIdx.x * (size_t)blockDim.x + threadIdx.x; c < cols; c += (size_t)gridDim.x * blockDim.x) {
+        double a0 = 0, a1 = 0;
+        bool bad = false;
+        for (int y = 0; y < by && !bad; y++) {
+            double b0 = phi[(size_t)y * cols + c], b1 = plo[(size_t)y * cols + c];
+            if (isnan(b0) || !two_merge(a0, a1, b0, b1)) bad = true;
+        }
+        if (bad) { hi[c] = 0; lo[c] = 0; push_exc(cnt, exc, c); }
+        else { hi[c] = a0; lo[c] = a1; }
+    }
+}
+
+/* Exact fallback for listed columns (at most cap; more: nothing, the host reruns the panel with
+ * the first version's kernel): one warp per column, normalised limbs into xacc[j * w]. */
+template <typename T>
+__global__ void k_cols_exact(const T *__restrict__ x, size_t rows, size_t cols, int sq, gp_xfmt f, const ull *cnt,
+                             const unsigned *exc, size_t cap, long long *xacc)
+{
+    GP_EXTERN_SHARED(ull, sh);
+    const int w = f.nl + GP_XSPECIAL, isf = Elem<T>::F, lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+    ull *acc = sh + (size_t)wib * w;
+    const size_t n = *cnt, nwarps = (size_t)gridDim.x * (blockDim.x >> 5);
+    if (n > cap) return;
+    for (size_t j = blockIdx.x * (size_t)(blockDim.x >> 5) + wib; j < n; j += nwarps) {
+        const size_t c = exc[j];
+        for (int i = lane; i < w; i += 32) acc[i] = 0;
+        __syncwarp();
+        TState s;
+        ts_init(s);
+        for (size_t r = lane; r < rows; r += 32) ts_add<T>(s, x[r * cols + c], sq, acc, f.lo);
+        ts_warp_merge(s, acc, f.lo, isf);
+        if (lane == 0) ts_flush(s, acc, f, isf);
+        __syncwarp();
+        if (lane == 0) {
+            long long *l = reinterpret_cast<long long *>(acc);
+            for (int i = 0; i < f.nl - 1; i++) {
+                long long cy = l[i] >> 32;
+                l[i] -= (long long)((ull)cy << 32);
+                l[i + 1] += cy;
+            }
+        }
+        __syncwarp();
+        for (int i = lane; i < w; i += 32) xacc[j * w + i] = (long long)acc[i];
+        __syncwarp();
+    }
+}
+
+/* ---- extrema and argmin/argmax ---- */
+/* Keys: f32 on 32 bits (same order as gp_key_d of the value), everything else on 64. NaN gets
+ * the winning key (min/argmin 0, max/absmax/argmax all ones): no number has it. */
+template <typename T> struct KT { typedef ull K; };
+template <> struct KT<float> { typedef unsigned K; };
+
+template <typename T>
+__device__ __forceinline__ typename KT<T>::K kkey(T v, int mn, int ab)
+{
+    if constexpr (std::is_same<T, float>::value) {
+        unsigned b = __float_as_uint(v);
+        if ((b & 0x7fffffffu) > 0x7f800000u) return mn ? 0u : ~0u;
+        if (ab) b &= 0x7fffffffu;
+        return b ^ ((unsigned)((int)b >> 31) | 0x80000000u);
+    } else if constexpr (std::is_same<T, double>::value) {
+        if (v != v) return mn ? 0ull : ~0ull;
+        return gp_key_d(ab ? fabs(v) : v);
+    } else if constexpr (Elem<T>::U) {
+        return (ull)v;
+    } else {
+        long long s = (long long)v;
+        return ab ? (s < 0 ? 0ull - (ull)s : (ull)s) : gp_key_i(s);
+    }
+}
+/* The 64-bit key (gp_key_d order) of a key; 0 and all ones (identities, NaN) map to themselves. */
+template <typename T> __device__ __forceinline__ ull key64(typename KT<T>::K k)
+{
+    if constexpr (std::is_same<T, float>::value) {
+        if (k == 0u) return 0ull;
+        if (k == ~0u) return ~0ull;
+        unsigned b = (k & 0x80000000u) ? (k ^ 0x80000000u) : ~k;
+        return gp_key_d((double)__uint_as_float(b));
+    } else {
+        return k;
+    }
+}
+template <typename K> __device__ __forceinline__ K kident(int mn) { return mn ? (K)~(K)0 : (K)0; }
+template <typename K> __device__ __forceinline__ K kfold2(K a, K b, int mn) { return mn ? (b < a ? b : a) : (b > a ? b : a); }
+template <typename K> __device__ __forceinline__ bool kbetter(K a, K b, int mn) { return mn ? a < b : a > b; }
+/* (k1, i1) beats (k2, i2): better key, or the same key and a smaller index */
+template <typename K, typename I>
+__device__ __forceinline__ bool pbetter(K k1, I i1, K k2, I i2, int mn)
+{
+    return kbetter(k1, k2, mn) || (k1 == k2 && i1 < i2);
+}
+/* Along one thread the indices only grow, so a key replaces the best when it is better, or equal
+ * to the identity the thread started from (an integer can have the identity's key). */
+template <typename K, typename I>
+__device__ __forceinline__ bool takes(K k, K bk, I bi, I none, int mn)
+{
+    return kbetter(k, bk, mn) || (k == bk && bi == none);
+}
+template <typename K> __device__ __forceinline__ K shfl_down_k(K v, int off, int width)
+{
+    return __shfl_down_sync(FULL, v, off, width);
+}
+
+/* axis all: keys folded per thread, warp, then one atomic per warp into *out (pre-set to the
+ * identity). mn: min; ab: absmax. */
+template <typename T, int U>
+__global__ void __launch_bounds__(512) k_ext_all(const T *__restrict__ x, size_t n, int mn, int ab, ull *out)
+{
+    typedef typename KT<T>::K K;
+    constexpr int VEC = 16 / sizeof(T);
+    K best = kident<K>(mn);
+    const size_t nv = n / VEC, tile = (size_t)blockDim.x * U;
+    const A16<T> *xv = reinterpret_cast<const A16<T> *>(x);
+    for (size_t b = blockIdx.x * tile; b < nv; b += (size_t)gridDim.x * tile) {
+        A16<T> v[U];
+        bool ok[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            size_t i = b + (size_t)u * blockDim.x + threadIdx.x;
+            ok[u] = i < nv;
+            v[u] = ok[u] ? ld16(xv + i) : zero16<T>();
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            if (ok[u]) {
+#pragma unroll
+                for (int j = 0; j < VEC; j++) best = kfold2(best, kkey<T>(v[u].v[j], mn, ab), mn);
+            }
+    }
+    for (size_t i = nv * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        best = kfold2(best, kkey<T>(x[i], mn, ab), mn);
+    ull b64 = key64<T>(best);
+    for (int off = 16; off > 0; off >>= 1) b64 = kfold2(b64, __shfl_down_sync(FULL, b64, off), mn);
+    if ((threadIdx.x & 31) == 0) {
+        if (mn) atomicMin(out, b64); else atomicMax(out, b64);
+    }
+}
+
+/* axis all, argmin/argmax: per thread the first best (indices only grow along a thread), then
+ * warps and the block by the (key, index) order; one pair per block into pk/pi. */
+template <typename T, int U>
+__global__ void __launch_bounds__(512) k_arg_all(const T *__restrict__ x, size_t n, int mn, ull *pk, ull *pi)
+{
+    typedef typename KT<T>::K K;
+    constexpr int VEC = 16 / sizeof(T);
+    GP_SHARED_ARRAY(ull, sk, 32);
+    GP_SHARED_ARRAY(ull, si, 32);
+    K bk = kident<K>(mn);
+    ull bi = ~0ull;
+    const size_t nv = n / VEC, tile = (size_t)blockDim.x * U;
+    const A16<T> *xv = reinterpret_cast<const A16<T> *>(x);
+    for (size_t b = blockIdx.x * tile; b < nv; b += (size_t)gridDim.x * tile) {
+        A16<T> v[U];
+        bool ok[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            size_t i = b + (size_t)u * blockDim.x + threadIdx.x;
+            ok[u] = i < nv;
+            v[u] = ok[u] ? ld16(xv + i) : zero16<T>();
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++)
+            if (ok[u]) {
+                size_t i = b + (size_t)u * blockDim.x + threadIdx.x;
+                K kv[VEC];
+                K m = kident<K>(mn);
+#pragma unroll
+                for (int j = 0; j < VEC; j++) { kv[j] = kkey<T>(v[u].v[j], mn, 0); m = kfold2(m, kv[j], mn); }
+                if (takes(m, bk, bi, ~0ull, mn)) {   /* rare after the first few vectors: find the first */
+                    bk = m;
+#pragma unroll
+                    for (int j = VEC - 1; j >= 0; j--)
+                        if (kv[j] == m) bi = i * VEC + j;
+                }
+            }
+    }
+    for (size_t i = nv * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        K kk = kkey<T>(x[i], mn, 0);
+        if (takes(kk, bk, bi, ~0ull, mn)) { bk = kk; bi = i; }
+    }
+    ull k64 = key64<T>(bk);
+    for (int off = 16; off > 0; off >>= 1) {
+        ull ok2 = __shfl_down_sync(FULL, k64, off), oi = __shfl_down_sync(FULL, bi, off);
+        if (pbetter(ok2, oi, k64, bi, mn)) { k64 = ok2; bi = oi; }
+    }
+    const int lane = threadIdx.x & 31, wib = threadIdx.x >> 5, nw = blockDim.x >> 5;
+    if (lane == 0) { sk[wib] = k64; si[wib] = bi; }
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (int i = 1; i < nw; i++)
+            if (pbetter(sk[i], si[i], k64, bi, mn)) { k64 = sk[i]; bi = si[i]; }
+        pk[blockIdx.x] = k64;
+        pi[blockIdx.x] = bi;
+    }
+}
+
+/* n (key, index) pairs into one, by the total order (deterministic). One block. */
+__global__ void k_arg_combine(const ull *pk, const ull *pi, size_t n, int mn, ull *ok, ull *oi)
+{
+    GP_SHARED_ARRAY(ull, sk, 1024);
+    GP_SHARED_ARRAY(ull, si, 1024);
+    ull bk = kident<ull>(mn), bi = ~0ull;
+    for (size_t i = threadIdx.x; i < n; i += blockDim.x)
+        if (pbetter(pk[i], pi[i], bk, bi, mn)) { bk = pk[i]; bi = pi[i]; }
+    sk[threadIdx.x] = bk;
+    si[threadIdx.x] = bi;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        for (unsigned i = 1; i < blockDim.x; i++)
+            if (pbetter(sk[i], si[i], bk, bi, mn)) { bk = sk[i]; bi = si[i]; }
+        *ok = bk;
+        *oi = bi;
+    }
+}
+
+/* axis rows, extrema (arg = 0: okey[r] = the row's key) and argmin/argmax (arg = 1: oidx[r] = the
+ * column of the first best): items of (row, segment) for G = 2^lg lanes as k_sum_rows; along a
+ * lane the columns only grow (head, vectors, tail). nseg > 1: (key, column) per item into
+ * pk/pi for k_ext_rows_combine. */
+template <typename T, int U>
+__global__ void __launch_bounds__(512) k_ext_rows(const T *__restrict__ x, size_t rows, size_t cols, int mn, int ab,
+                                                  int lg, size_t nseg, int arg, ull *okey, ull *oidx, ull *pk, ull *pi)
+{
+    typedef typename KT<T>::K K;
+    constexpr int VEC = 16 / sizeof(T);
+    const int G = 1 << lg, lane = threadIdx.x & 31, gl = lane & (G - 1), gpw = 32 >> lg;
+    const size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
+    const size_t nwarps = ((size_t)gridDim.x * blockDim.x) >> 5, items = rows * nseg;
+    for (size_t i0 = warp * gpw; i0 < items; i0 += nwarps * gpw) {
+        const size_t it = i0 + (lane >> lg), r = it / nseg;
+        K bk = kident<K>(mn);
+        ull bi = ~0ull;
+        if (it < items) {
+            const T *p = x + r * cols;
+            const RowSeg g = row_seg(p, cols, it % nseg, nseg);
+            const A16<T> *pv = reinterpret_cast<const A16<T> *>(p + g.h);
+            if (g.head)
+                for (size_t i = gl; i < g.h; i += G) {
+                    K kk = kkey<T>(p[i], mn, ab);
+                    if (takes(kk, bk, bi, ~0ull, mn)) { bk = kk; bi = i; }
+                }
+            for (size_t b = g.vb; b < g.ve; b += (size_t)G * U) {
+                A16<T> v[U];
+                bool ok[U];
+#pragma unroll
+                for (int u = 0; u < U; u++) {
+                    size_t i = b + (size_t)u * G + gl;
+                    ok[u] = i < g.ve;
+                    v[u] = ok[u] ? ld16(pv + i) : zero16<T>();
+                }
+#pragma unroll
+                for (int u = 0; u < U; u++)
+                    if (ok[u]) {
+                        size_t e0 = g.h + (b + (size_t)u * G + gl) * VEC;
+#pragma unroll
+                        for (int j = 0; j < VEC; j++) {
+                            K kk = kkey<T>(v[u].v[j], mn, ab);
+                            if (takes(kk, bk, bi, ~0ull, mn)) { bk = kk; bi = e0 + j; }
+                        }
+                    }
+            }
+            if (g.tail)
+                for (size_t i = g.h + g.nv * VEC + gl; i < cols; i += G) {
+                    K kk = kkey<T>(p[i], mn, ab);
+                    if (takes(kk, bk, bi, ~0ull, mn)) { bk = kk; bi = i; }
+                }
+        }
+        for (int off = G >> 1; off > 0; off >>= 1) {
+            K k2 = shfl_down_k<K>(bk, off, G);
+            ull i2 = __shfl_down_sync(FULL, bi, off, G);
+            if (gl < off && pbetter(k2, i2, bk, bi, mn)) { bk = k2; bi = i2; }
+        }
+        if (gl == 0 && it < items) {
+            if (nseg > 1) { pk[it] = key64<T>(bk); pi[it] = bi; }
+            else if (arg) oidx[r] = bi;
+            else okey[r] = key64<T>(bk);
+        }
+    }
+}
+
+/* The nseg (key, column) pairs of each row into its result, by the (key, index) order. */
+__global__ void k_ext_rows_combine(const ull *__restrict__ pk, const ull *__restrict__ pi, size_t rows, size_t nseg,
+                                   int mn, int arg, ull *okey, ull *oidx)
+{
+    for (size_t r = blockIdx.x * (size_t)blockDim.x + threadIdx.x; r < rows; r += (size_t)gridDim.x * blockDim.x) {
+        ull bk = kident<ull>(mn), bi = ~0ull;
+        for (size_t s = 0; s < nseg; s++)
+            if (pbetter(pk[r * nseg + s], pi[r * nseg + s], bk, bi, mn)) { bk = pk[r * nseg + s]; bi = pi[r * nseg + s]; }
+        if (arg) oidx[r] = bi;
+        else okey[r] = bk;
+    }
+}
+
+/* axis cols, extrema and argmin/argmax: the mapping of k_sum_cols (CV column vectors x RS row
+ * lanes, blockIdx.y slices of rows); per thread VEC (key, row) pairs, merged over the RS lanes in
+ * shared memory. One y-block: okey/oidx[c] final; several: extrema by atomicMin/Max into okey
+ * (pre-set to the identity), argmin/argmax as partials [y][col] for k_arg_cols_combine. */
+template <typename T, int VEC, int U>
+__global__ void __launch_bounds__(512) k_ext_cols(const T *__restrict__ x, size_t rows, size_t cols, size_t rpb,
+                                                  int CV, int mn, int ab, int arg, ull *okey, ull *oidx)
+{
+    typedef typename KT<T>::K K;
+    GP_EXTERN_SHARED(ull, shk);
+    const int t = threadIdx.x, RS = blockDim.x / CV, cx = t % CV, ry = t / CV;
+    const size_t c0 = ((size_t)blockIdx.x * CV + cx) * VEC;
+    const size_t r0 = (size_t)blockIdx.y * rpb, r1 = r0 + rpb < rows ? r0 + rpb : rows;
+    K bk[VEC];
+    unsigned bi[VEC];    /* rows of a panel < 2^32 */
+#pragma unroll
+    for (int j = 0; j < VEC; j++) { bk[j] = kident<K>(mn); bi[j] = ~0u; }
+    if (ry < RS && c0 < cols) {
+        for (size_t r = r0 + ry; r < r1; r += (size_t)RS * U) {
+            T val[U][VEC];
+            bool ok[U];
+            load_cols<T, VEC, U>(x, cols, c0, r, RS, r1, val, ok);
+#pragma unroll
+            for (int u = 0; u < U; u++)
+                if (ok[u]) {
+#pragma unroll
+                    for (int j = 0; j < VEC; j++) {
+                        K kk = kkey<T>(val[u][j], mn, ab);
+                        if (takes(kk, bk[j], bi[j], ~0u, mn)) { bk[j] = kk; bi[j] = (unsigned)(r + (size_t)u * RS); }
+                    }
+                }
+        }
+    }
+    ull k64[VEC], i64[VEC];
+#pragma unroll
+    for (int j = 0; j < VEC; j++) { k64[j] = key64<T>(bk[j]); i64[j] = bi[j] == ~0u ? ~0ull : bi[j]; }
+    if (RS > 1) {
+        ull *sk = shk, *si = shk + (size_t)blockDim.x * VEC;
+#pragma unroll
+        for (int j = 0; j < VEC; j++) { sk[t * VEC + j] = k64[j]; si[t * VEC + j] = i64[j]; }
+        __syncthreads();
+        for (int m = RS; m > 1;) {
+            int h = (m + 1) >> 1;
+            if (ry < m - h) {
+#pragma unroll
+                for (int j = 0; j < VEC; j++) {
+                    int i = t * VEC + j, o = (t + h * CV) * VEC + j;
+                    if (pbetter(sk[o], si[o], sk[i], si[i], mn)) { sk[i] = sk[o]; si[i] = si[o]; }
+                }
+            }
+            __syncthreads();
+            m = h;
+        }
+#pragma unroll
+        for (int j = 0; j < VEC; j++) { k64[j] = sk[t * VEC + j]; i64[j] = si[t * VEC + j]; }
+    }
+    if (ry == 0) {
+#pragma unroll
+        for (int j = 0; j < VEC; j++) {
+            size_t c = c0 + j;
+            if (c >= cols) break;
+            if (gridDim.y == 1) {
+                okey[c] = k64[j];
+                if (arg) oidx[c] = i64[j];
+            } else if (!arg) {
+                if (mn) atomicMin(okey + c, k64[j]); else atomicMax(okey + c, k64[j]);
+            } else {
+                okey[(size_t)blockIdx.y * cols + c] = k64[j];
+                oidx[(size_t)blockIdx.y * cols + c] = i64[j];
+            }
+        }
+    }
+}
+
+__global__ void k_arg_cols_combine(const ull *__restrict__ pk, const ull *__restrict__ pi, int by, size_t cols, int mn,
+                                   ull *okey, ull *oidx)
+{
+    for (size_t c = blockIdx.x * (size_t)blockDim.x + threadIdx.x; c < cols; c += (size_t)gridDim.x * blockDim.x) {
+        ull bk = kident<ull>(mn), bi = ~0ull;
+        for (int y = 0; y < by; y++) {
+            ull k = pk[(size_t)y * cols + c], i = pi[(size_t)y * cols + c];
+            if (pbetter(k, i, bk, bi, mn)) { bk = k; bi = i; }
+        }
+        okey[c] = bk;
+        oidx[c] = bi;
+    }
+}
+
+/* keeps the GPU busy while the host queues what a benchmark times (bench/bench_reduce_gpu.cu) */
+__global__ void k_spin(long long cycles)
+{
+    long long t0 = clock64();
+    while (clock64() - t0 < cycles) { }
+}
+
+} // namespace fast
+
 // launchers ----------------------------------------------------------------------------------------
+
+namespace {
+struct Tune {
+    int fast;      /* 1: the kernels above (namespace fast); 0: the first version's */
+    int bs;        /* threads per block */
+    int bps;       /* blocks per SM of the grid-stride kernels (at most what fits) */
+    int unroll;    /* 16-byte loads in flight per thread (f32 sums; other types 4) */
+};
+/* What the last *_dev call enqueued, for *_fetch. */
+struct Plan {
+    int what;      /* 0 nothing, 1 sum, 2 extremum, 3 argmin/argmax */
+    int legacy;    /* limbs per target (sums) / keys + NaN counts (extrema) of the first version */
+    size_t rows, cols, xcap;
+    gp_rtype t;
+    gp_rkind k;
+    gp_raxis axis;
+    gp_xfmt f;
+};
+} // namespace
 
 struct gp_cuda_reduce {
     int dev;
@@ -387,11 +1231,24 @@ struct gp_cuda_reduce {
     cudaStream_t stream;
     void *d_in;
     size_t in_cap;
-    long long *d_acc;
+    long long *d_acc;     /* limbs: axis all, and the first version's per-target accumulators */
     size_t acc_cap;       /* bytes */
-    long long *h_acc;     /* pinned staging for accumulators */
+    void *d_out;          /* fast kernels' results: row values, (hi, lo) per column, keys, indices */
+    size_t out_cap;
+    void *d_part;         /* partials of y-blocks / blocks */
+    size_t part_cap;
+    unsigned *d_exc;      /* exception list (targets for the exact fallback) */
+    size_t exc_cap;
+    long long *d_xacc;    /* normalised limbs of listed columns */
+    size_t xacc_cap;
+    ull *d_cnt;           /* number of listed targets */
+    long long *h_acc;     /* pinned staging for results */
     size_t h_cap;
+    Tune tune;
+    Plan plan;
+    size_t fallbacks;
     char desc[160];
+    char tdesc[96];
 };
 
 static int cuerr(cudaError_t e, const char *what, char *err, size_t errlen)
@@ -417,6 +1274,46 @@ static int grow(void **p, size_t *cap, size_t need, int pinned, char *err, size_
     *cap = need;
     return 0;
 }
+#define GROW(ptr, cap, need, pinned)                                                       \
+    do {                                                                                   \
+        int rc_ = grow((void **)&(ptr), &(cap), (need) ? (need) : 16, pinned, err, errlen); \
+        if (rc_) return rc_;                                                               \
+    } while (0)
+
+static void tune_desc(gp_cuda_reduce *c)
+{
+    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d", c->tune.fast ? "fast" : "legacy",
+             c->tune.bs, c->tune.bps, c->tune.unroll);
+}
+
+extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
+{
+    Tune t = c->tune;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", spec ? spec : "");
+    for (char *save = NULL, *tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+        char *eq = strchr(tok, '=');
+        if (!eq) { snprintf(err, errlen, "GP_CUDA_REDUCE: '%s': expected key=value", tok); return GP_EINVAL; }
+        *eq = 0;
+        const char *v = eq + 1;
+        int n = atoi(v);
+        if (!strcmp(tok, "kernels") && (!strcmp(v, "fast") || !strcmp(v, "legacy"))) t.fast = !strcmp(v, "fast");
+        else if (!strcmp(tok, "bs") && (n == 64 || n == 128 || n == 256 || n == 512)) t.bs = n;
+        else if (!strcmp(tok, "bps") && n >= 1 && n <= 64) t.bps = n;
+        else if (!strcmp(tok, "unroll") && (n == 2 || n == 4 || n == 8)) t.unroll = n;
+        else {
+            snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
+                     "unroll=2|4|8", tok, v);
+            return GP_EINVAL;
+        }
+    }
+    c->tune = t;
+    tune_desc(c);
+    return 0;
+}
+extern "C" const char *gp_cuda_reduce_tuning(gp_cuda_reduce *c) { return c ? c->tdesc : ""; }
+extern "C" size_t gp_cuda_reduce_fallbacks(gp_cuda_reduce *c) { return c ? c->fallbacks : 0; }
+extern "C" void *gp_cuda_reduce_stream(gp_cuda_reduce *c) { return c ? (void *)c->stream : NULL; }
 
 extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char *err, size_t errlen)
 {
@@ -430,9 +1327,14 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
+    c->tune = Tune{1, 256, 8, 4};
+    tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
-    if (rc) { free(c); return rc; }
+    if (!rc) rc = cuerr(cudaMalloc((void **)&c->d_cnt, 16), "cudaMalloc", err, errlen);
+    const char *env = getenv("GP_CUDA_REDUCE");
+    if (!rc && env && *env) rc = gp_cuda_reduce_tune(c, env, err, errlen);
+    if (rc) { gp_cuda_reduce_destroy(c); return rc; }
     cudaDeviceProp p;
     cudaGetDeviceProperties(&p, c->dev);
     c->sms = p.multiProcessorCount;
@@ -445,8 +1347,9 @@ extern "C" void gp_cuda_reduce_destroy(gp_cuda_reduce *c)
 {
     if (!c) return;
     cudaSetDevice(c->dev);
-    if (c->d_in) cudaFree(c->d_in);
-    if (c->d_acc) cudaFree(c->d_acc);
+    void *dev[] = {c->d_in, c->d_acc, c->d_out, c->d_part, c->d_exc, c->d_xacc, c->d_cnt};
+    for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
+        if (dev[i]) cudaFree(dev[i]);
     if (c->h_acc) cudaFreeHost(c->h_acc);
     if (c->stream) cudaStreamDestroy(c->stream);
     free(c);
@@ -454,6 +1357,7 @@ extern "C" void gp_cuda_reduce_destroy(gp_cuda_reduce *c)
 
 extern "C" const char *gp_cuda_reduce_desc(gp_cuda_reduce *c) { return c ? c->desc : "cuda"; }
 
+/* ---- the first version's launchers (kernels=legacy) ---- */
 template <typename T>
 static void launch_sum(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int sq, gp_raxis axis, gp_xfmt f,
                        long long *acc)
@@ -469,8 +1373,8 @@ static void launch_sum(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
             size_t cap = (size_t)c->sms * 8;
             if (blocks > cap) blocks = cap;
             if (!blocks) blocks = 1;
-            k_sum_all<T><<<(unsigned)blocks, bs, w * sizeof(ull), c->stream>>>(x + s, m, sq, f, g);
-            k_norm<<<1, 32, 0, c->stream>>>(acc, 1, f.nl, w);
+            GP_LAUNCH((unsigned)blocks, bs, w * sizeof(ull), c->stream, k_sum_all<T>)(x + s, m, sq, f, g);
+            GP_LAUNCH(1, 32, 0, c->stream, k_norm)(acc, 1, f.nl, w);
         }
     } else if (axis == GP_AXIS_COLS) {
         const int VEC = 16 / sizeof(T);
@@ -483,13 +1387,13 @@ static void launch_sum(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
         by = (rows + rpb - 1) / rpb;
         if (by > 65535) { by = 65535; rpb = (rows + by - 1) / by; }
         dim3 grid((unsigned)bx, (unsigned)(by ? by : 1));
-        if (vec) k_sum_cols<T, 16 / sizeof(T)><<<grid, bs, 0, c->stream>>>(x, rows, cols, rpb, sq, f, g);
-        else k_sum_cols<T, 1><<<grid, bs, 0, c->stream>>>(x, rows, cols, rpb, sq, f, g);
-        k_norm<<<(unsigned)((cols + 255) / 256), 256, 0, c->stream>>>(acc, cols, f.nl, w);
+        if (vec) GP_LAUNCH(grid, bs, 0, c->stream, k_sum_cols<T, 16 / sizeof(T)>)(x, rows, cols, rpb, sq, f, g);
+        else GP_LAUNCH(grid, bs, 0, c->stream, k_sum_cols<T, 1>)(x, rows, cols, rpb, sq, f, g);
+        GP_LAUNCH((unsigned)((cols + 255) / 256), 256, 0, c->stream, k_norm)(acc, cols, f.nl, w);
     } else {
         size_t warps = bs / 32, blocks = (rows + warps - 1) / warps, cap = (size_t)c->sms * 16;
         if (blocks > cap) blocks = cap;
-        k_sum_rows<T><<<(unsigned)blocks, bs, warps * w * sizeof(ull), c->stream>>>(x, rows, cols, sq, f, acc);
+        GP_LAUNCH((unsigned)blocks, bs, warps * w * sizeof(ull), c->stream, k_sum_rows<T>)(x, rows, cols, sq, f, acc);
     }
 }
 
@@ -501,18 +1405,18 @@ static void launch_ext(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     if (axis == GP_AXIS_ALL) {
         size_t n = rows * cols, blocks = (n + bs * 16 - 1) / (bs * 16), cap = (size_t)c->sms * 8;
         if (blocks > cap) blocks = cap;
-        k_ext_all<T><<<(unsigned)(blocks ? blocks : 1), bs, 0, c->stream>>>(x, n, k, key, nan);
+        GP_LAUNCH((unsigned)(blocks ? blocks : 1), bs, 0, c->stream, k_ext_all<T>)(x, n, k, key, nan);
     } else if (axis == GP_AXIS_COLS) {
         size_t bx = (cols + bs - 1) / bs, want = (size_t)c->sms * 8, by = bx >= want ? 1 : (want + bx - 1) / bx;
         size_t rpb = (rows + by - 1) / by;
         if (rpb < 16) rpb = 16;
         by = (rows + rpb - 1) / rpb;
         if (by > 65535) { by = 65535; rpb = (rows + by - 1) / by; }
-        k_ext_cols<T><<<dim3((unsigned)bx, (unsigned)(by ? by : 1)), bs, 0, c->stream>>>(x, rows, cols, rpb, k, key, nan);
+        GP_LAUNCH(dim3((unsigned)bx, (unsigned)(by ? by : 1)), bs, 0, c->stream, k_ext_cols<T>)(x, rows, cols, rpb, k, key, nan);
     } else {
         size_t warps = bs / 32, blocks = (rows + warps - 1) / warps, cap = (size_t)c->sms * 16;
         if (blocks > cap) blocks = cap;
-        k_ext_rows<T><<<(unsigned)blocks, bs, 0, c->stream>>>(x, rows, cols, k, key, nan);
+        GP_LAUNCH((unsigned)blocks, bs, 0, c->stream, k_ext_rows<T>)(x, rows, cols, k, key, nan);
     }
 }
 
@@ -530,45 +1434,498 @@ static void launch_ext(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     default: { typedef double T; CALL; } break;                                           \
     }
 
+
+#define FLOAT_SWITCH(t, CALL)                                                             \
+    if ((t) == GP_RT_F32) { typedef float T; CALL; } else { typedef double T; CALL; }
+
+/* ---- the fast launchers ---- */
+/* Blocks for a grid-stride kernel: SMs x min(bps, blocks that fit on one SM), at most `work`. */
+template <typename KF>
+static unsigned grid_for(gp_cuda_reduce *c, KF kernel, int bs, size_t smem, size_t work)
+{
+    int occ = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, bs, smem) != cudaSuccess || occ < 1) {
+        cudaGetLastError();
+        occ = 1;
+    }
+    size_t b = (size_t)c->sms * (size_t)(occ < c->tune.bps ? occ : c->tune.bps);
+    if (b > work) b = work;
+    if (b < 1) b = 1;
+    return (unsigned)(b < 0x7fffffff ? b : 0x7fffffff);
+}
+/* G = 2^lg lanes per row: the largest power of two <= 32 with G * U <= the row's vectors. */
+static int rows_lg(size_t cols, size_t es, int U)
+{
+    size_t nv = cols * es / 16;
+    int lg = 0;
+    while (lg < 5 && ((size_t)2 << lg) * (size_t)U <= nv) lg++;
+    return lg;
+}
+/* Segments per row: enough (row, segment) items for every group of a full grid (SMs x bps
+ * blocks), each segment at least 4 steps of G x U vectors. */
+static size_t rows_nseg(gp_cuda_reduce *c, size_t rows, size_t cols, size_t es, int U, int lg)
+{
+    size_t nv = cols * es / 16, G = (size_t)1 << lg;
+    size_t want = (size_t)c->sms * (size_t)c->tune.bps * ((size_t)c->tune.bs / G);
+    if (rows >= want || G < 32) return 1;
+    size_t nseg = (want + rows - 1) / rows, minv = G * (size_t)U * 4;
+    if (nseg > nv / minv) nseg = nv / minv;
+    return nseg > 1 ? nseg : 1;
+}
+
+/* Geometry of the column kernels: CV column vectors x RS row lanes per block, bx x by blocks,
+ * rpb rows per y-block (rows split only when the column blocks alone leave the GPU half idle). */
+struct ColGeo {
+    int CV;
+    size_t bx, by, rpb, smem;
+};
+template <typename KF>
+static ColGeo col_geo(gp_cuda_reduce *c, KF kernel, size_t rows, size_t cols, int vec, int U, size_t smem_per_slot)
+{
+    ColGeo g;
+    const int bs = c->tune.bs;
+    size_t vpr = (cols + vec - 1) / vec;
+    g.CV = vpr < (size_t)bs ? (int)vpr : bs;
+    int RS = bs / g.CV;
+    g.smem = RS > 1 ? (size_t)bs * vec * smem_per_slot : 0;
+    g.bx = (vpr + g.CV - 1) / g.CV;
+    int occ = 0;
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, bs, g.smem) != cudaSuccess || occ < 1) {
+        cudaGetLastError();
+        occ = 1;
+    }
+    size_t want = (size_t)c->sms * (size_t)(occ < c->tune.bps ? occ : c->tune.bps);
+    g.by = g.bx * 2 >= want ? 1 : (want + g.bx - 1) / g.bx;
+    size_t minrows = (size_t)RS * U * 4;   /* at least 4 steps per thread */
+    g.rpb = (rows + g.by - 1) / g.by;
+    if (g.rpb < minrows) g.rpb = minrows;
+    g.by = (rows + g.rpb - 1) / g.rpb;
+    if (g.by < 1) g.by = 1;
+    if (g.by > 65535) { g.by = 65535; g.rpb = (rows + g.by - 1) / g.by; }
+    return g;
+}
+static int col_vec(size_t cols, size_t es, int maxvec)
+{
+    int v = (int)(16 / es);
+    return ((cols * es) % 16 == 0 && v <= maxvec) ? v : 1;
+}
+
+template <typename T, int U>
+static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f, long long *acc)
+{
+    const int bs = c->tune.bs, w = f.nl + GP_XSPECIAL;
+    /* < 2^30 deposits per limb between normalisations: f32 deposits at most once per element
+     * (no overflow possible), other types twice */
+    const size_t chunk = std::is_same<T, float>::value ? (size_t)1 << 29 : (size_t)1 << 28;
+    const size_t smem = (size_t)w * sizeof(ull);
+    for (size_t s = 0; s < n; s += chunk) {
+        size_t m = n - s < chunk ? n - s : chunk;
+        size_t work = (m / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
+        unsigned g = grid_for(c, fast::k_sum_all<T, U>, bs, smem, work);
+        GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x + s, m, sq, f, reinterpret_cast<ull *>(acc));
+        GP_LAUNCH(1, 32, 0, c->stream, k_norm)(acc, 1, f.nl, w);
+    }
+}
+
+template <typename T, int U>
+static int fsum_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int sq, gp_xfmt f, double *out,
+                     char *err, size_t errlen)
+{
+    const int bs = c->tune.bs, w = f.nl + GP_XSPECIAL;
+    if (cols * sizeof(T) == 16) {
+        size_t work = (rows + (size_t)bs * U - 1) / ((size_t)bs * U);
+        unsigned g = grid_for(c, fast::k_sum_rows1<T, U>, bs, 0, work);
+        GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows1<T, U>)(reinterpret_cast<const fast::A16<T> *>(x), rows, sq, out,
+                                                          c->d_cnt, c->d_exc);
+    } else {
+        int lg = rows_lg(cols, sizeof(T), U);
+        size_t nseg = rows_nseg(c, rows, cols, sizeof(T), U, lg);
+        size_t per = (size_t)bs >> lg, work = (rows * nseg + per - 1) / per;
+        unsigned g = grid_for(c, fast::k_sum_rows<T, U>, bs, 0, work);
+        if (nseg > 1) GROW(c->d_part, c->part_cap, rows * nseg * 2 * sizeof(double), 0);
+        double *phi = (double *)c->d_part, *plo = phi + rows * nseg;
+        GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows<T, U>)(x, rows, cols, sq, lg, nseg, out, phi, plo, c->d_cnt,
+                                                               c->d_exc);
+        if (nseg > 1) {
+            size_t nb = (rows + 255) / 256;
+            GP_LAUNCH((unsigned)nb, 256, 0, c->stream, fast::k_sum_rows_combine)(phi, plo, rows, nseg, out, c->d_cnt,
+                                                                                c->d_exc);
+        }
+    }
+    GP_LAUNCH((unsigned)c->sms, 256, 8 * w * sizeof(ull), c->stream, fast::k_rows_exact<T>)(x, cols, sq, f, c->d_cnt,
+                                                                                      c->d_exc, out);
+    return 0;
+}
+
+template <typename T, int VEC, int U>
+static int fsum_cols(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int sq, gp_xfmt f, char *err,
+                     size_t errlen)
+{
+    const int bs = c->tune.bs, w = f.nl + GP_XSPECIAL;
+    ColGeo g = col_geo(c, fast::k_sum_cols<T, VEC, U>, rows, cols, VEC, U, 2 * sizeof(double));
+    double *hi = (double *)c->d_out, *lo = hi + cols;
+    if (g.by > 1) {
+        GROW(c->d_part, c->part_cap, g.by * cols * 2 * sizeof(double), 0);
+        double *phi = (double *)c->d_part, *plo = phi + g.by * cols;
+        GP_LAUNCH(dim3((unsigned)g.bx, (unsigned)g.by), bs, g.smem, c->stream, fast::k_sum_cols<T, VEC, U>)(
+            x, rows, cols, g.rpb, g.CV, sq, phi, plo, c->d_cnt, c->d_exc);
+        size_t nb = (cols + 255) / 256, cap = (size_t)c->sms * 8;
+        GP_LAUNCH((unsigned)(nb < cap ? nb : cap), 256, 0, c->stream, fast::k_sum_cols_combine)(phi, plo, (int)g.by, cols, hi,
+                                                                                          lo, c->d_cnt, c->d_exc);
+    } else {
+        GP_LAUNCH(dim3((unsigned)g.bx, 1), bs, g.smem, c->stream, fast::k_sum_cols<T, VEC, U>)(
+            x, rows, cols, g.rpb, g.CV, sq, hi, lo, c->d_cnt, c->d_exc);
+    }
+    GP_LAUNCH((unsigned)c->sms, 256, 8 * w * sizeof(ull), c->stream, fast::k_cols_exact<T>)(
+        x, rows, cols, sq, f, c->d_cnt, c->d_exc, c->plan.xcap, c->d_xacc);
+    return 0;
+}
+
+template <typename T, int U>
+static void fext_all(gp_cuda_reduce *c, const T *x, size_t n, int mn, int ab, ull *out)
+{
+    const int bs = c->tune.bs;
+    size_t work = (n / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
+    unsigned g = grid_for(c, fast::k_ext_all<T, U>, bs, 0, work ? work : 1);
+    GP_LAUNCH(g, bs, 0, c->stream, fast::k_ext_all<T, U>)(x, n, mn, ab, out);
+}
+
+template <typename T, int U>
+static int fext_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int mn, int ab, int arg, ull *okey,
+                     ull *oidx, char *err, size_t errlen)
+{
+    const int bs = c->tune.bs;
+    int lg = rows_lg(cols, sizeof(T), U);
+    size_t nseg = rows_nseg(c, rows, cols, sizeof(T), U, lg);
+    size_t per = (size_t)bs >> lg, work = (rows * nseg + per - 1) / per;
+    unsigned g = grid_for(c, fast::k_ext_rows<T, U>, bs, 0, work);
+    ull *pk = NULL, *pi = NULL;
+    if (nseg > 1) {
+        GROW(c->d_part, c->part_cap, rows * nseg * 2 * sizeof(ull), 0);
+        pk = (ull *)c->d_part;
+        pi = pk + rows * nseg;
+    }
+    GP_LAUNCH(g, bs, 0, c->stream, fast::k_ext_rows<T, U>)(x, rows, cols, mn, ab, lg, nseg, arg, okey, oidx, pk, pi);
+    if (nseg > 1) {
+        size_t nb = (rows + 255) / 256;
+        GP_LAUNCH((unsigned)nb, 256, 0, c->stream, fast::k_ext_rows_combine)(pk, pi, rows, nseg, mn, arg, okey, oidx);
+    }
+    return 0;
+}
+
+/* extrema (arg 0: keys in d_out) and argmin/argmax (arg 1: keys then indices in d_out) per column */
+template <typename T, int VEC, int U>
+static int fext_cols(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int mn, int ab, int arg, char *err,
+                     size_t errlen)
+{
+    const int bs = c->tune.bs;
+    ColGeo g = col_geo(c, fast::k_ext_cols<T, VEC, U>, rows, cols, VEC, U, 2 * sizeof(ull));
+    ull *okey = (ull *)c->d_out, *oidx = okey + cols;
+    dim3 grid((unsigned)g.bx, (unsigned)g.by);
+    if (g.by > 1 && arg) {
+        GROW(c->d_part, c->part_cap, g.by * cols * 2 * sizeof(ull), 0);
+        ull *pk = (ull *)c->d_part, *pi = pk + g.by * cols;
+        GP_LAUNCH(grid, bs, g.smem, c->stream, fast::k_ext_cols<T, VEC, U>)(x, rows, cols, g.rpb, g.CV, mn, ab, 1, pk, pi);
+        size_t nb = (cols + 255) / 256, cap = (size_t)c->sms * 8;
+        GP_LAUNCH((unsigned)(nb < cap ? nb : cap), 256, 0, c->stream, fast::k_arg_cols_combine)(pk, pi, (int)g.by, cols, mn,
+                                                                                          okey, oidx);
+    } else {
+        if (g.by > 1) CK(cudaMemsetAsync(okey, mn ? 0xff : 0, cols * sizeof(ull), c->stream), "cudaMemsetAsync");
+        GP_LAUNCH(grid, bs, g.smem, c->stream, fast::k_ext_cols<T, VEC, U>)(x, rows, cols, g.rpb, g.CV, mn, ab, arg, okey, oidx);
+    }
+    return 0;
+}
+
+template <typename T, int U>
+static int farg_all(gp_cuda_reduce *c, const T *x, size_t n, int mn, char *err, size_t errlen)
+{
+    const int bs = c->tune.bs;
+    size_t work = (n / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
+    unsigned g = grid_for(c, fast::k_arg_all<T, U>, bs, 0, work ? work : 1);
+    GROW(c->d_part, c->part_cap, (size_t)g * 2 * sizeof(ull), 0);
+    ull *pk = (ull *)c->d_part, *pi = pk + g, *o = (ull *)c->d_out;
+    GP_LAUNCH(g, bs, 0, c->stream, fast::k_arg_all<T, U>)(x, n, mn, pk, pi);
+    GP_LAUNCH(1, 256, 0, c->stream, fast::k_arg_combine)(pk, pi, g, mn, o, o + 1);
+    return 0;
+}
+
+/* U (loads in flight per thread) from the tuning for f32; 4 for the other types. */
+template <typename T>
+static void fsum_all_u(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f, long long *acc)
+{
+    if constexpr (std::is_same<T, float>::value) {
+        if (c->tune.unroll == 2) fsum_all<T, 2>(c, x, n, sq, f, acc);
+        else if (c->tune.unroll == 8) fsum_all<T, 8>(c, x, n, sq, f, acc);
+        else fsum_all<T, 4>(c, x, n, sq, f, acc);
+    } else {
+        fsum_all<T, 4>(c, x, n, sq, f, acc);
+    }
+}
+template <typename T>
+static int fsum_rows_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int sq, gp_xfmt f, double *out,
+                       char *err, size_t errlen)
+{
+    if constexpr (std::is_same<T, float>::value) {
+        if (c->tune.unroll == 2) return fsum_rows<T, 2>(c, x, rows, cols, sq, f, out, err, errlen);
+        if (c->tune.unroll == 8) return fsum_rows<T, 8>(c, x, rows, cols, sq, f, out, err, errlen);
+    }
+    return fsum_rows<T, 4>(c, x, rows, cols, sq, f, out, err, errlen);
+}
+/* columns: 16-byte vectors when the row pitch allows; U = 4 or 8 rows (f32 adds 4 rows at once) */
+template <typename T>
+static int fsum_cols_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int sq, gp_xfmt f, char *err,
+                       size_t errlen)
+{
+    constexpr int V = 16 / sizeof(T);
+    int vec = col_vec(cols, sizeof(T), V) > 1;
+    if constexpr (std::is_same<T, float>::value) {
+        if (c->tune.unroll == 8)
+            return vec ? fsum_cols<T, V, 8>(c, x, rows, cols, sq, f, err, errlen) : fsum_cols<T, 1, 8>(c, x, rows, cols, sq, f, err, errlen);
+    }
+    return vec ? fsum_cols<T, V, 4>(c, x, rows, cols, sq, f, err, errlen) : fsum_cols<T, 1, 4>(c, x, rows, cols, sq, f, err, errlen);
+}
+/* extrema / argmin / argmax over columns: 16-byte vectors for 4- and 8-byte types */
+template <typename T>
+static int fext_cols_v(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int mn, int ab, int arg, char *err,
+                       size_t errlen)
+{
+    if constexpr (sizeof(T) >= 4) {
+        if (col_vec(cols, sizeof(T), 4) > 1)
+            return fext_cols<T, 16 / sizeof(T), 4>(c, x, rows, cols, mn, ab, arg, err, errlen);
+    }
+    return fext_cols<T, 1, 4>(c, x, rows, cols, mn, ab, arg, err, errlen);
+}
+
+/* ---- API ---- */
 static int upload(gp_cuda_reduce *c, const void *buf, size_t bytes, char *err, size_t errlen)
 {
     CK(cudaSetDevice(c->dev), "cudaSetDevice");
-    if (grow(&c->d_in, &c->in_cap, bytes ? bytes : 16, 0, err, errlen)) return GP_ENOMEM;
+    GROW(c->d_in, c->in_cap, bytes, 0);
     CK(cudaMemcpyAsync(c->d_in, buf, bytes, cudaMemcpyHostToDevice, c->stream), "cudaMemcpyAsync H2D");
+    return 0;
+}
+static size_t ntargets(size_t rows, size_t cols, gp_raxis axis)
+{
+    return axis == GP_AXIS_ALL ? 1 : axis == GP_AXIS_ROWS ? rows : cols;
+}
+/* the first version's sums: limbs for every target in d_acc */
+static int legacy_sum(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, gp_rtype t, int sq, gp_raxis axis,
+                      gp_xfmt f, char *err, size_t errlen)
+{
+    size_t abytes = ntargets(rows, cols, axis) * ((size_t)f.nl + GP_XSPECIAL) * sizeof(long long);
+    GROW(c->d_acc, c->acc_cap, abytes, 0);
+    CK(cudaMemsetAsync(c->d_acc, 0, abytes, c->stream), "cudaMemsetAsync");
+    TYPE_SWITCH(t, launch_sum<T>(c, (const T *)dx, rows, cols, sq, axis, f, c->d_acc));
+    return 0;
+}
+
+static int rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
+                    gp_raxis axis, gp_xfmt f, int force_legacy, char *err, size_t errlen)
+{
+    CK(cudaSetDevice(c->dev), "cudaSetDevice");
+    const int sq = k == GP_RK_SQ, isf = gp_rtype_is_float(t);
+    const size_t w = (size_t)f.nl + GP_XSPECIAL, n = ntargets(rows, cols, axis);
+    Plan p = {1, !c->tune.fast || force_legacy || (!isf && axis != GP_AXIS_ALL), rows, cols, 0, t, k, axis, f};
+    c->plan.what = 0;
+    if (p.legacy) {
+        int rc = legacy_sum(c, dx, rows, cols, t, sq, axis, f, err, errlen);
+        if (rc) return rc;
+    } else if (axis == GP_AXIS_ALL) {
+        GROW(c->d_acc, c->acc_cap, w * sizeof(long long), 0);
+        CK(cudaMemsetAsync(c->d_acc, 0, w * sizeof(long long), c->stream), "cudaMemsetAsync");
+        TYPE_SWITCH(t, fsum_all_u<T>(c, (const T *)dx, rows * cols, sq, f, c->d_acc));
+    } else {
+        GROW(c->d_out, c->out_cap, n * (axis == GP_AXIS_ROWS ? 1 : 2) * sizeof(double), 0);
+        GROW(c->d_exc, c->exc_cap, n * sizeof(unsigned), 0);
+        CK(cudaMemsetAsync(c->d_cnt, 0, sizeof(ull), c->stream), "cudaMemsetAsync");
+        if (axis == GP_AXIS_ROWS) {
+            int rc = 0;
+            FLOAT_SWITCH(t, rc = fsum_rows_u<T>(c, (const T *)dx, rows, cols, sq, f, (double *)c->d_out, err, errlen));
+            if (rc) return rc;
+        } else {
+            p.xcap = cols < ((size_t)1 << 16) ? cols : ((size_t)1 << 16);
+            GROW(c->d_xacc, c->xacc_cap, p.xcap * w * sizeof(long long), 0);
+            c->plan = p;   /* fsum_cols reads plan.xcap */
+            int rc = 0;
+            FLOAT_SWITCH(t, rc = fsum_cols_u<T>(c, (const T *)dx, rows, cols, sq, f, err, errlen));
+            if (rc) return rc;
+        }
+    }
+    CK(cudaGetLastError(), "reduce kernel launch");
+    c->plan = p;
+    return 0;
+}
+
+extern "C" int gp_cuda_rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
+                                gp_raxis axis, gp_xfmt f, char *err, size_t errlen)
+{
+    return rsum_dev(c, dx, rows, cols, t, k, axis, f, 0, err, errlen);
+}
+
+/* pinned staging of at least `bytes` */
+static int stage(gp_cuda_reduce *c, size_t bytes, char *err, size_t errlen)
+{
+    GROW(c->h_acc, c->h_cap, bytes, 1);
+    return 0;
+}
+
+static void add_limbs(int64_t *acc, const long long *d, size_t ntarget, gp_xfmt f)
+{
+    size_t w = (size_t)f.nl + GP_XSPECIAL;
+    for (size_t i = 0; i < ntarget; i++) {
+        int64_t *a = acc + i * w;
+        const long long *s = d + i * w;
+        for (size_t j = 0; j < w; j++) a[j] += s[j];
+        gp_xnorm(a, f.nl);
+    }
+}
+
+extern "C" int gp_cuda_rsum_fetch(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
+                                  gp_raxis axis, gp_xfmt f, int64_t *acc, double *rowval, char *err, size_t errlen)
+{
+    const Plan p = c->plan;
+    if (p.what != 1 || p.rows != rows || p.cols != cols || p.t != t || p.k != k || p.axis != axis) {
+        snprintf(err, errlen, "gp_cuda_rsum_fetch: no matching gp_cuda_rsum_dev");
+        return GP_EINTERNAL;
+    }
+    CK(cudaSetDevice(c->dev), "cudaSetDevice");
+    const size_t w = (size_t)f.nl + GP_XSPECIAL, n = ntargets(rows, cols, axis);
+    c->fallbacks = 0;
+    if (p.legacy || axis == GP_AXIS_ALL) {
+        size_t abytes = n * w * sizeof(long long);
+        int rc = stage(c, abytes, err, errlen);
+        if (rc) return rc;
+        CK(cudaMemcpyAsync(c->h_acc, c->d_acc, abytes, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+        CK(cudaStreamSynchronize(c->stream), "reduce kernel");
+        if (rowval) {   /* rows of a float type with the first version's kernels: round on the host */
+            for (size_t i = 0; i < n; i++) rowval[i] = gp_xvalue((const int64_t *)c->h_acc + i * w, f);
+        } else {
+            add_limbs(acc, c->h_acc, n, f);
+        }
+        return 0;
+    }
+    if (axis == GP_AXIS_ROWS) {
+        int rc = stage(c, (rows + 1) * sizeof(double), err, errlen);
+        if (rc) return rc;
+        CK(cudaMemcpyAsync(c->h_acc, c->d_out, rows * sizeof(double), cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+        CK(cudaMemcpyAsync(c->h_acc + rows, c->d_cnt, sizeof(ull), cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+        CK(cudaStreamSynchronize(c->stream), "reduce kernel");
+        memcpy(rowval, c->h_acc, rows * sizeof(double));
+        c->fallbacks = (size_t)c->h_acc[rows];
+        return 0;
+    }
+    /* cols: (hi, lo) per column, listed columns as limbs (or, beyond xcap, a rerun) */
+    ull nexc = 0;
+    CK(cudaMemcpyAsync(&nexc, c->d_cnt, sizeof nexc, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+    CK(cudaStreamSynchronize(c->stream), "reduce kernel");
+    c->fallbacks = (size_t)nexc;
+    if (nexc > p.xcap) {   /* too many for the exact column kernel: the first version's, whole panel */
+        int rc = legacy_sum(c, dx, rows, cols, t, k == GP_RK_SQ, axis, f, err, errlen);
+        if (rc) return rc;
+        CK(cudaGetLastError(), "reduce kernel launch");
+        size_t abytes = cols * w * sizeof(long long);
+        rc = stage(c, abytes, err, errlen);
+        if (rc) return rc;
+        CK(cudaMemcpyAsync(c->h_acc, c->d_acc, abytes, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+        CK(cudaStreamSynchronize(c->stream), "reduce kernel");
+        add_limbs(acc, c->h_acc, cols, f);
+        return 0;
+    }
+    size_t hb = cols * 2 * sizeof(double), xb = (size_t)nexc * w * sizeof(long long), eb = (size_t)nexc * sizeof(unsigned);
+    int rc = stage(c, hb + xb + eb + 16, err, errlen);
+    if (rc) return rc;
+    char *h = (char *)c->h_acc;
+    CK(cudaMemcpyAsync(h, c->d_out, hb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+    if (nexc) {
+        CK(cudaMemcpyAsync(h + hb, c->d_xacc, xb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+        CK(cudaMemcpyAsync(h + hb + xb, c->d_exc, eb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+    }
+    CK(cudaStreamSynchronize(c->stream), "reduce kernel");
+    const double *hi = (const double *)h, *lo = hi + cols;
+    const long long *xl = (const long long *)(h + hb);
+    const unsigned *ex = (const unsigned *)(h + hb + xb);
+    for (size_t i = 0; i < cols; i++) {   /* listed columns have hi = lo = 0 */
+        int64_t *a = acc + i * w;
+        if (hi[i] != 0) gp_xdep_d(a, f.lo, hi[i]);
+        if (lo[i] != 0) gp_xdep_d(a, f.lo, lo[i]);
+    }
+    for (size_t j = 0; j < nexc; j++) {
+        int64_t *a = acc + (size_t)ex[j] * w;
+        for (size_t i = 0; i < w; i++) a[i] += xl[j * w + i];
+    }
+    for (size_t i = 0; i < cols; i++) gp_xnorm(acc + i * w, f.nl);
     return 0;
 }
 
 extern "C" int gp_cuda_rsum(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
                             gp_raxis axis, gp_xfmt f, int64_t *acc, double *rowval, char *err, size_t errlen)
 {
-    if (rowval) {   /* rows of a float type: round each row's accumulator */
-        size_t w = (size_t)f.nl + GP_XSPECIAL;
-        int64_t *tmp = (int64_t *)calloc(rows ? rows * w : 1, 8);
-        if (!tmp) return GP_ENOMEM;
-        int rc = gp_cuda_rsum(c, buf, rows, cols, t, k, axis, f, tmp, NULL, err, errlen);
-        for (size_t i = 0; !rc && i < rows; i++) rowval[i] = gp_xvalue(tmp + i * w, f);
-        free(tmp);
-        return rc;
+    int rc = upload(c, buf, rows * cols * gp_rtype_size(t), err, errlen);
+    /* rows of a float type without rowval: the caller wants limbs, which only the first version keeps */
+    int force_legacy = axis == GP_AXIS_ROWS && !rowval;
+    if (!rc) rc = rsum_dev(c, c->d_in, rows, cols, t, k, axis, f, force_legacy, err, errlen);
+    if (!rc) rc = gp_cuda_rsum_fetch(c, c->d_in, rows, cols, t, k, axis, f, acc,
+                                     axis == GP_AXIS_ROWS && gp_rtype_is_float(t) ? rowval : NULL, err, errlen);
+    return rc;
+}
+
+/* ---- extrema ---- */
+extern "C" int gp_cuda_rext_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
+                                gp_raxis axis, char *err, size_t errlen)
+{
+    CK(cudaSetDevice(c->dev), "cudaSetDevice");
+    const size_t n = ntargets(rows, cols, axis);
+    const int mn = k == GP_RK_MIN, ab = k == GP_RK_ABSMAX;
+    Plan p = {2, !c->tune.fast, rows, cols, 0, t, k, axis, {0, 0}};
+    c->plan.what = 0;
+    if (p.legacy) {
+        GROW(c->d_acc, c->acc_cap, 2 * n * sizeof(ull), 0);
+        ull *dk = (ull *)c->d_acc, *dn = dk + n;
+        CK(cudaMemsetAsync(dk, mn ? 0xff : 0, n * sizeof(ull), c->stream), "cudaMemsetAsync");
+        CK(cudaMemsetAsync(dn, 0, n * sizeof(ull), c->stream), "cudaMemsetAsync");
+        TYPE_SWITCH(t, launch_ext<T>(c, (const T *)dx, rows, cols, k, axis, dk, dn));
+    } else {
+        GROW(c->d_out, c->out_cap, 2 * n * sizeof(ull), 0);
+        ull *o = (ull *)c->d_out;
+        int rc = 0;
+        if (axis == GP_AXIS_ALL) {
+            CK(cudaMemsetAsync(o, mn ? 0xff : 0, sizeof(ull), c->stream), "cudaMemsetAsync");
+            TYPE_SWITCH(t, (fext_all<T, 4>(c, (const T *)dx, rows * cols, mn, ab, o)));
+        } else if (axis == GP_AXIS_ROWS) {
+            TYPE_SWITCH(t, rc = (fext_rows<T, 4>(c, (const T *)dx, rows, cols, mn, ab, 0, o, NULL, err, errlen)));
+        } else {
+            TYPE_SWITCH(t, rc = fext_cols_v<T>(c, (const T *)dx, rows, cols, mn, ab, 0, err, errlen));
+        }
+        if (rc) return rc;
     }
-    size_t w = (size_t)f.nl + GP_XSPECIAL, es = gp_rtype_size(t);
-    size_t ntarget = axis == GP_AXIS_ALL ? 1 : axis == GP_AXIS_ROWS ? rows : cols;
-    size_t abytes = ntarget * w * sizeof(long long);
-    int rc = upload(c, buf, rows * cols * es, err, errlen);
-    if (rc) return rc;
-    if (grow((void **)&c->d_acc, &c->acc_cap, abytes, 0, err, errlen)) return GP_ENOMEM;
-    if (grow((void **)&c->h_acc, &c->h_cap, abytes, 1, err, errlen)) return GP_ENOMEM;
-    CK(cudaMemsetAsync(c->d_acc, 0, abytes, c->stream), "cudaMemsetAsync");
-    int sq = k == GP_RK_SQ;
-    TYPE_SWITCH(t, launch_sum<T>(c, (const T *)c->d_in, rows, cols, sq, axis, f, c->d_acc));
     CK(cudaGetLastError(), "reduce kernel launch");
-    CK(cudaMemcpyAsync(c->h_acc, c->d_acc, abytes, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+    c->plan = p;
+    return 0;
+}
+
+extern "C" int gp_cuda_rext_fetch(gp_cuda_reduce *c, size_t rows, size_t cols, gp_rtype t, gp_rkind k, gp_raxis axis,
+                                  uint64_t *key, int64_t *nan, char *err, size_t errlen)
+{
+    const Plan p = c->plan;
+    if (p.what != 2 || p.rows != rows || p.cols != cols || p.t != t || p.k != k || p.axis != axis) {
+        snprintf(err, errlen, "gp_cuda_rext_fetch: no matching gp_cuda_rext_dev");
+        return GP_EINTERNAL;
+    }
+    CK(cudaSetDevice(c->dev), "cudaSetDevice");
+    const size_t n = ntargets(rows, cols, axis);
+    const int mn = k == GP_RK_MIN, isf = gp_rtype_is_float(t);
+    int rc = stage(c, 2 * n * sizeof(ull), err, errlen);
+    if (rc) return rc;
+    ull *h = (ull *)c->h_acc;
+    CK(cudaMemcpyAsync(h, p.legacy ? (void *)c->d_acc : c->d_out, (p.legacy ? 2 : 1) * n * sizeof(ull),
+                       cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
     CK(cudaStreamSynchronize(c->stream), "reduce kernel");
-    /* add into the caller's (normalised) accumulators, exactly, and renormalise */
-    for (size_t i = 0; i < ntarget; i++) {
-        int64_t *a = acc + i * w;
-        const long long *d = c->h_acc + i * w;
-        for (size_t j = 0; j < w; j++) a[j] += d[j];
-        gp_xnorm(a, f.nl);
+    const ull nank = mn ? 0ull : ~0ull;
+    for (size_t i = 0; i < n; i++) {
+        ull d = h[i];
+        if (p.legacy) nan[i] += (int64_t)h[n + i];
+        else if (isf && d == nank) { nan[i]++; continue; }
+        key[i] = mn ? (d < key[i] ? d : key[i]) : (d > key[i] ? d : key[i]);
     }
     return 0;
 }
@@ -576,27 +1933,78 @@ extern "C" int gp_cuda_rsum(gp_cuda_reduce *c, const void *buf, size_t rows, siz
 extern "C" int gp_cuda_rext(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
                             gp_raxis axis, uint64_t *key, int64_t *nan, char *err, size_t errlen)
 {
-    size_t es = gp_rtype_size(t), ntarget = axis == GP_AXIS_ALL ? 1 : axis == GP_AXIS_ROWS ? rows : cols;
-    size_t bytes = 2 * ntarget * sizeof(ull);
-    int rc = upload(c, buf, rows * cols * es, err, errlen);
+    int rc = upload(c, buf, rows * cols * gp_rtype_size(t), err, errlen);
+    if (!rc) rc = gp_cuda_rext_dev(c, c->d_in, rows, cols, t, k, axis, err, errlen);
+    if (!rc) rc = gp_cuda_rext_fetch(c, rows, cols, t, k, axis, key, nan, err, errlen);
+    return rc;
+}
+
+/* ---- argmin / argmax (fast kernels only; "legacy" has none) ---- */
+extern "C" int gp_cuda_rarg_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
+                                gp_raxis axis, char *err, size_t errlen)
+{
+    CK(cudaSetDevice(c->dev), "cudaSetDevice");
+    const size_t n = ntargets(rows, cols, axis);
+    const int mn = k == GP_RK_ARGMIN;
+    Plan p = {3, 0, rows, cols, 0, t, k, axis, {0, 0}};
+    c->plan.what = 0;
+    GROW(c->d_out, c->out_cap, 2 * n * sizeof(ull), 0);
+    ull *o = (ull *)c->d_out;
+    int rc = 0;
+    if (axis == GP_AXIS_ALL) {
+        TYPE_SWITCH(t, rc = (farg_all<T, 4>(c, (const T *)dx, rows * cols, mn, err, errlen)));
+    } else if (axis == GP_AXIS_ROWS) {
+        TYPE_SWITCH(t, rc = (fext_rows<T, 4>(c, (const T *)dx, rows, cols, mn, 0, 1, NULL, o, err, errlen)));
+    } else {
+        TYPE_SWITCH(t, rc = fext_cols_v<T>(c, (const T *)dx, rows, cols, mn, 0, 1, err, errlen));
+    }
     if (rc) return rc;
-    if (grow((void **)&c->d_acc, &c->acc_cap, bytes, 0, err, errlen)) return GP_ENOMEM;
-    if (grow((void **)&c->h_acc, &c->h_cap, bytes, 1, err, errlen)) return GP_ENOMEM;
-    ull *h = reinterpret_cast<ull *>(c->h_acc), *dk = reinterpret_cast<ull *>(c->d_acc), *dn = dk + ntarget;
-    for (size_t i = 0; i < ntarget; i++) { h[i] = key[i]; h[ntarget + i] = 0; }
-    CK(cudaMemcpyAsync(dk, h, bytes, cudaMemcpyHostToDevice, c->stream), "cudaMemcpyAsync H2D");
-    TYPE_SWITCH(t, launch_ext<T>(c, (const T *)c->d_in, rows, cols, k, axis, dk, dn));
     CK(cudaGetLastError(), "reduce kernel launch");
-    CK(cudaMemcpyAsync(h, dk, bytes, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+    c->plan = p;
+    return 0;
+}
+
+extern "C" int gp_cuda_rarg_fetch(gp_cuda_reduce *c, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rkind k,
+                                  gp_raxis axis, uint64_t *key, uint64_t *idx, char *err, size_t errlen)
+{
+    const Plan p = c->plan;
+    if (p.what != 3 || p.rows != rows || p.cols != cols || p.t != t || p.k != k || p.axis != axis) {
+        snprintf(err, errlen, "gp_cuda_rarg_fetch: no matching gp_cuda_rarg_dev");
+        return GP_EINTERNAL;
+    }
+    CK(cudaSetDevice(c->dev), "cudaSetDevice");
+    const size_t n = ntargets(rows, cols, axis);
+    const int mn = k == GP_RK_ARGMIN;
+    const size_t words = axis == GP_AXIS_ROWS ? n : 2 * n;
+    int rc = stage(c, words * sizeof(ull), err, errlen);
+    if (rc) return rc;
+    ull *h = (ull *)c->h_acc;
+    CK(cudaMemcpyAsync(h, c->d_out, words * sizeof(ull), cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
     CK(cudaStreamSynchronize(c->stream), "reduce kernel");
-    for (size_t i = 0; i < ntarget; i++) { key[i] = h[i]; nan[i] += (int64_t)h[ntarget + i]; }
+    if (axis == GP_AXIS_ROWS) {   /* a row is whole in its panel: the column is the answer */
+        for (size_t i = 0; i < n; i++) idx[i] = h[i];
+        return 0;
+    }
+    const ull *dk = h, *di = h + (axis == GP_AXIS_ALL ? 1 : n);
+    for (size_t i = 0; i < n; i++) {
+        if (di[i] == GP_RARG_NONE) continue;
+        uint64_t g = axis == GP_AXIS_ALL ? (uint64_t)row0 * cols + di[i] : (uint64_t)row0 + di[i];
+        if (gp_rarg_better(mn, dk[i], g, key[i], idx[i])) { key[i] = dk[i]; idx[i] = g; }
+    }
     return 0;
 }
 
 extern "C" int gp_cuda_rarg(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t,
                             gp_rkind k, gp_raxis axis, uint64_t *key, uint64_t *idx, char *err, size_t errlen)
 {
-    (void)c; (void)buf; (void)rows; (void)cols; (void)row0; (void)t; (void)k; (void)axis; (void)key; (void)idx;
-    snprintf(err, errlen, "argmin/argmax are not implemented on CUDA yet");
-    return GP_ENODEV;
+    int rc = upload(c, buf, rows * cols * gp_rtype_size(t), err, errlen);
+    if (!rc) rc = gp_cuda_rarg_dev(c, c->d_in, rows, cols, t, k, axis, err, errlen);
+    if (!rc) rc = gp_cuda_rarg_fetch(c, rows, cols, row0, t, k, axis, key, idx, err, errlen);
+    return rc;
+}
+
+/* The GPU kept busy for `cycles` clocks (benchmarks: queue the timed work behind it). */
+extern "C" void gp_cuda_reduce_spin(gp_cuda_reduce *c, long long cycles)
+{
+    GP_LAUNCH(1, 1, 0, c->stream, fast::k_spin)(cycles);
 }
