@@ -440,8 +440,8 @@ void gp_cpu_rstats(const void *buf, size_t rows, size_t cols, size_t row0, gp_rt
     }
 }
 
-/* ---- CUDA stubs when built without nvcc ------------------------------------------------------------ */
-#ifndef GP_HAVE_CUDA
+/* ---- CUDA stubs when built without nvcc (and without the CPU emulation of the tests) ---------------- */
+#if !defined(GP_HAVE_CUDA) && !defined(GP_CUDA_EMU)
 struct gp_cuda_reduce { int unused; };
 static int no_cuda(char *err, size_t errlen)
 {

@@ -1,0 +1,246 @@
+/* tests/gpu/test_cuda_reduce.c — the CUDA reduce kernels (kernels/cuda/reduce.cu) against the CPU
+ * kernels, bit for bit, in one process: every op (sum, sumsq, min, max, absmax, argmin, argmax) on
+ * every axis, f32/f64/i16/i32/i64/u8/u64, odd and degenerate shapes (1x1, 1xN, Nx1, 16-byte rows,
+ * 4 x 2^k wide, unaligned pitches), three kinds of data (plain: the fast paths; wide exponents:
+ * the exact fallbacks; small values with NaN/Inf/-0 and ties), each matrix as two panels merged
+ * the way the driver merges them, under several kernel configurations (GP_CUDA_REDUCE: the
+ * first version's kernels, small and large blocks, 2/4/8 loads in flight, few and many blocks).
+ * Exits 77 when no CUDA device is visible. Built for the GPU (label gpu) and, with
+ * -DGPIPE_CUDA_EMU=ON, on the CPU emulation (kernels/cuda/emu.h; --quick: small shapes, f32, f64,
+ * i32, u8, two configurations per case; ~10 min on a 2-core machine).
+ * usage: test_cuda_reduce [--quick] [-v] */
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pipeline/reduce.h"
+#include "pipeline/status.h"
+
+static int g_fail, g_runs, g_verbose;
+static uint64_t g_rng = 0x243F6A8885A308D3ull;
+static uint64_t rnd(void)
+{
+    g_rng ^= g_rng << 13;
+    g_rng ^= g_rng >> 7;
+    g_rng ^= g_rng << 17;
+    return g_rng;
+}
+static double urand(void) { return (double)(rnd() >> 11) * 0x1p-53 * 2 - 1; }   /* [-1, 1) */
+
+static void fail(const char *tag, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(const char *tag, const char *fmt, ...)
+{
+    if (g_fail++ < 25) {
+        va_list ap;
+        va_start(ap, fmt);
+        fprintf(stderr, "FAIL %s: ", tag);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+    }
+}
+
+/* data kinds: 0 plain, 1 wide exponents / full-range integers, 2 ties with NaN, +-Inf, -0 */
+static void fill(void *buf, size_t n, gp_rtype t, int kind)
+{
+    for (size_t i = 0; i < n; i++) {
+        double d;
+        if (kind == 0) d = urand();
+        else if (kind == 1) d = urand() * ldexp(1.0, (int)(rnd() % 81) - 40);
+        else {
+            d = (double)((int)(rnd() % 5) - 2);
+            uint64_t r = rnd() % 1000;
+            if (d == 0 && (r & 1)) d = -0.0;
+            if (r < 6) d = NAN;
+            else if (r < 9) d = (r & 1) ? INFINITY : -INFINITY;
+        }
+        uint64_t u = rnd();
+        switch (t) {
+        case GP_RT_F32: ((float *)buf)[i] = (float)d; break;
+        case GP_RT_F64: ((double *)buf)[i] = d; break;
+        case GP_RT_I16: ((int16_t *)buf)[i] = kind == 1 ? (int16_t)u : kind == 0 ? (int16_t)(d * 1000) : (int16_t)(isfinite(d) ? d : 32767); break;
+        case GP_RT_I32: ((int32_t *)buf)[i] = kind == 1 ? (int32_t)u : kind == 0 ? (int32_t)(d * 1e9) : (int32_t)(isfinite(d) ? d : -2147483647 - 1); break;
+        case GP_RT_I64: ((int64_t *)buf)[i] = kind == 1 ? (int64_t)(u >> 8) - (int64_t)(1ull << 55) : kind == 0 ? (int64_t)(d * 1e15) : (isfinite(d) ? (int64_t)d : INT64_MIN); break;
+        case GP_RT_U8: ((uint8_t *)buf)[i] = kind == 2 ? (uint8_t)(isfinite(d) ? d + 2 : 255) : (uint8_t)u; break;
+        case GP_RT_U64: ((uint64_t *)buf)[i] = kind == 2 ? (isfinite(d) ? (uint64_t)(d + 2) : ~0ull) : u >> (kind == 0 ? 12 : 0); break;
+        default: break;
+        }
+    }
+}
+
+static const char *kind_name(gp_rkind k)
+{
+    static const char *n[] = {"sum", "sumsq", "min", "max", "absmax", "argmin", "argmax"};
+    return n[k];
+}
+static const char *axis_name(gp_raxis a) { return a == GP_AXIS_ALL ? "all" : a == GP_AXIS_ROWS ? "rows" : "cols"; }
+
+typedef struct {
+    int64_t *acc;       /* sums: targets x w */
+    double *rowval;     /* sums over rows of floats */
+    uint64_t *key, *idx;
+    int64_t *nan;
+} result;
+
+static void res_init(result *r, size_t nt, size_t w, gp_rkind k)
+{
+    r->acc = calloc(nt * w + 1, 8);
+    r->rowval = calloc(nt + 1, 8);
+    r->key = malloc((nt + 1) * 8);
+    r->idx = malloc((nt + 1) * 8);
+    r->nan = calloc(nt + 1, 8);
+    for (size_t i = 0; i < nt; i++) { r->key[i] = gp_rext_identity(k); r->idx[i] = GP_RARG_NONE; }
+}
+static void res_free(result *r)
+{
+    free(r->acc); free(r->rowval); free(r->key); free(r->idx); free(r->nan);
+}
+
+/* One backend over the matrix as panels [0, split) and [split, rows), merged like the driver:
+ * sums add into one accumulator (rows: per panel), extrema fold, argmin/argmax by (key, index). */
+static int run(gp_cuda_reduce *cu, const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind k, gp_raxis ax,
+               size_t split, result *r, char *err, size_t errlen)
+{
+    gp_xfmt f = gp_rfmt(t, k);
+    size_t es = gp_rtype_size(t), w = gp_rwords(f);
+    int sum = k == GP_RK_SUM || k == GP_RK_SQ, arg = gp_rkind_is_arg(k), isf = gp_rtype_is_float(t);
+    for (int p = 0; p < 2; p++) {
+        size_t r0 = p ? split : 0, n = p ? rows - split : split;
+        if (!n || !cols) continue;
+        const char *pb = (const char *)buf + r0 * cols * es;
+        size_t to = ax == GP_AXIS_ROWS ? r0 : 0;   /* rows: this panel's targets */
+        int rc = 0;
+        if (sum) {
+            int rv = ax == GP_AXIS_ROWS && isf;
+            if (cu) rc = gp_cuda_rsum(cu, pb, n, cols, t, k, ax, f, r->acc + to * w, rv ? r->rowval + to : NULL, err, errlen);
+            else {
+                gp_cpu_rsum(pb, n, cols, t, k, ax, f, r->acc + to * w);
+                if (rv) for (size_t i = 0; i < n; i++) r->rowval[to + i] = gp_xvalue(r->acc + (to + i) * w, f);
+            }
+        } else if (arg) {
+            if (cu) rc = gp_cuda_rarg(cu, pb, n, cols, r0, t, k, ax, r->key + to, r->idx + to, err, errlen);
+            else gp_cpu_rarg(pb, n, cols, r0, t, k, ax, r->key + to, r->idx + to);
+        } else {
+            if (cu) rc = gp_cuda_rext(cu, pb, n, cols, t, k, ax, r->key + to, r->nan + to, err, errlen);
+            else gp_cpu_rext(pb, n, cols, t, k, ax, r->key + to, r->nan + to);
+        }
+        if (rc) return rc;
+    }
+    return 0;
+}
+
+static void compare(const char *tag, const result *c, const result *g, size_t nt, size_t w, gp_rtype t, gp_rkind k,
+                    gp_raxis ax)
+{
+    int sum = k == GP_RK_SUM || k == GP_RK_SQ, arg = gp_rkind_is_arg(k);
+    for (size_t i = 0; i < nt; i++) {
+        if (sum && ax == GP_AXIS_ROWS && gp_rtype_is_float(t)) {
+            if (gp_dbits(c->rowval[i]) != gp_dbits(g->rowval[i]) && !(c->rowval[i] != c->rowval[i] && g->rowval[i] != g->rowval[i])) {
+                fail(tag, "row %zu: cpu %a cuda %a", i, c->rowval[i], g->rowval[i]);
+                return;
+            }
+        } else if (sum) {
+            if (memcmp(c->acc + i * w, g->acc + i * w, w * 8)) {
+                fail(tag, "target %zu: accumulators differ (cpu %a, cuda %a)", i, gp_xvalue(c->acc + i * w, gp_rfmt(t, k)),
+                     gp_xvalue(g->acc + i * w, gp_rfmt(t, k)));
+                return;
+            }
+        } else if (arg) {
+            if (c->idx[i] != g->idx[i] || (ax != GP_AXIS_ROWS && c->key[i] != g->key[i])) {
+                fail(tag, "target %zu: cpu index %llu key %016llx, cuda index %llu key %016llx", i,
+                     (unsigned long long)c->idx[i], (unsigned long long)c->key[i], (unsigned long long)g->idx[i],
+                     (unsigned long long)g->key[i]);
+                return;
+            }
+        } else {
+            int cn = c->nan[i] > 0, gn = g->nan[i] > 0;
+            if (cn != gn || (!cn && c->key[i] != g->key[i])) {
+                fail(tag, "target %zu: cpu key %016llx nan %lld, cuda key %016llx nan %lld", i,
+                     (unsigned long long)c->key[i], (long long)c->nan[i], (unsigned long long)g->key[i],
+                     (long long)g->nan[i]);
+                return;
+            }
+        }
+    }
+}
+
+int main(int argc, char **argv)
+{
+    int quick = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "-v")) g_verbose = 1;
+    }
+    char err[512] = "";
+    gp_cuda_reduce *cu = NULL;
+    int rc = gp_cuda_reduce_create(&cu, 0, err, sizeof err);
+    if (rc == GP_ENODEV) { printf("no CUDA device: skipped (%s)\n", err); return 77; }
+    if (rc) { fprintf(stderr, "FAIL create: %s\n", err); return 1; }
+    printf("device: %s\n", gp_cuda_reduce_desc(cu));
+    /* big: f32, f64 and i32 only; quick (the CPU emulation): the shapes marked 1 in q */
+    static const struct { size_t r, c; int big, q; } shapes[] = {
+        {1, 1, 0, 1}, {1, 301, 0, 1}, {301, 1, 0, 1}, {3, 7, 0, 1}, {37, 23, 0, 1}, {2, 4, 0, 1}, {64, 8, 0, 1},
+        {1000, 2, 0, 1}, {2003, 4, 0, 1}, {4, 2004, 0, 1}, {4, 2003, 0, 1}, {20003, 4, 0, 0}, {4, 20004, 0, 0},
+        {4, 20003, 0, 0}, {257, 509, 0, 1}, {130, 1024, 0, 1}, {200003, 4, 1, 0}, {4, 200004, 1, 0},
+        {1031, 4096, 1, 0}, {4099, 1031, 1, 0}, {33, 131072, 1, 0}};
+    static const gp_rtype types[] = {GP_RT_F32, GP_RT_F64, GP_RT_I32, GP_RT_U8, GP_RT_I64, GP_RT_I16, GP_RT_U64};
+    static const char *tnames[] = {"f32", "f64", "i32", "u8", "i64", "i16", "u64"};
+    static const char *variants[] = {"kernels=fast,bs=256,bps=8,unroll=4", "kernels=legacy,bs=256,bps=8,unroll=4",
+                                     "kernels=fast,bs=128,bps=2,unroll=2", "kernels=fast,bs=512,bps=16,unroll=8",
+                                     "kernels=fast,bs=64,bps=1,unroll=4"};
+    const int nvar = 5, ntypes = quick ? 4 : 7;
+    size_t nfallback = 0, ncase = 0;
+    for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+        const size_t R = shapes[si].r, C = shapes[si].c;
+        if (quick && !shapes[si].q) continue;
+        for (int ti = 0; ti < ntypes; ti++) {
+            gp_rtype t = types[ti];
+            int isf = gp_rtype_is_float(t);
+            if (shapes[si].big && ti >= 3) continue;   /* large shapes: f32, f64, i32 */
+            size_t es = gp_rtype_size(t);
+            void *buf = malloc(R * C * es + 16);
+            for (int kind = 0; kind < 3; kind++) {
+                if (!isf && kind == 2 && t != GP_RT_U8 && t != GP_RT_I64) continue;
+                fill(buf, R * C, t, kind);
+                size_t split = R > 1 ? R / 2 + (rnd() % 2) : R;
+                for (gp_rkind k = GP_RK_SUM; k <= GP_RK_ARGMAX; k++) {
+                    if (quick && k == GP_RK_ABSMAX && !isf) continue;
+                    for (gp_raxis ax = GP_AXIS_ALL; ax <= GP_AXIS_COLS; ax++) {
+                        size_t nt = ax == GP_AXIS_ALL ? 1 : ax == GP_AXIS_ROWS ? R : C;
+                        size_t w = gp_rwords(gp_rfmt(t, k));
+                        result cpu;
+                        res_init(&cpu, nt, w, k);
+                        run(NULL, buf, R, C, t, k, ax, R, &cpu, err, sizeof err);   /* CPU: one panel */
+                        ncase++;
+                        for (int v = 0; v < nvar; v++) {
+                            /* quick: the default and one other configuration, in turn */
+                            if (quick && v != 0 && v != 1 + (int)(ncase % (nvar - 1))) continue;
+                            char tag[256];
+                            snprintf(tag, sizeof tag, "%s %zux%zu data %d %s %s [%s]", tnames[ti], R, C, kind,
+                                     kind_name(k), axis_name(ax), variants[v]);
+                            if (gp_cuda_reduce_tune(cu, variants[v], err, sizeof err)) { fail(tag, "tune: %s", err); continue; }
+                            result g;
+                            res_init(&g, nt, w, k);
+                            g_runs++;
+                            if (g_verbose) { printf("%s\n", tag); fflush(stdout); }
+                            rc = run(cu, buf, R, C, t, k, ax, split, &g, err, sizeof err);
+                            nfallback += gp_cuda_reduce_fallbacks(cu);
+                            if (rc) fail(tag, "rc %d: %s", rc, err);
+                            else compare(tag, &cpu, &g, nt, w, t, k, ax);
+                            res_free(&g);
+                        }
+                        res_free(&cpu);
+                    }
+                }
+            }
+            free(buf);
+        }
+        printf("%zux%zu: %d runs so far, %d failures\n", R, C, g_runs, g_fail);
+        fflush(stdout);
+    }
+    gp_cuda_reduce_destroy(cu);
+    printf("%d runs, %d failures (%zu targets went to the exact fallbacks)\n", g_runs, g_fail, nfallback);
+    return g_fail ? 1 : 0;
+}
