@@ -105,9 +105,10 @@ int gp_cuda_rarg_fetch(gp_cuda_reduce *c, size_t rows, size_t cols, size_t row0,
 void *gp_cuda_reduce_stream(gp_cuda_reduce *c);
 void gp_cuda_reduce_spin(gp_cuda_reduce *c, long long cycles);
 /* Kernel configuration, e.g. "kernels=fast,bs=256,bps=8,unroll=4" (also read from the environment
- * variable GP_CUDA_REDUCE at create): kernels fast (default) or legacy (the first version: one
- * thread per element stream, limbs for every target), threads per block, blocks per SM of the
- * grid-stride kernels, 16-byte loads in flight per thread (2, 4, 8). Results never depend on it. */
+ * variable GP_CUDA_REDUCE at create): kernels fast (default) or legacy (the first version: a
+ * superaccumulator per target on every axis), threads per block (64..512), blocks per SM of the
+ * grid-stride kernels (1..64, at most what fits), 16-byte loads in flight per thread for f32 sums
+ * (2, 4, 8). Results never depend on it. */
 int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen);
 const char *gp_cuda_reduce_tuning(gp_cuda_reduce *c);
 /* Targets of the last _fetch that the fast kernels handed to the exact fallback. */

@@ -1,7 +1,9 @@
 /* kernels/cuda/emu.h — a CPU emulation of the part of CUDA that kernels/cuda/reduce.cu uses, so
  * that its kernels, launch geometry and host code run (slowly) on a machine without a GPU: the
- * `emu` CMake build (-DGPIPE_CUDA_EMU=ON, tests/gpu/check_reduce_emu.sh) compiles reduce.cu as
- * C++ with this header instead of nvcc. Tests only; never part of a release build.
+ * CMake option -DGPIPE_CUDA_EMU=ON (with -DGPIPE_CUDA=OFF) compiles reduce.cu as C++ with this
+ * header instead of nvcc; then `gpipe reduce --device cuda`, tests/mpi/check_reduce.py --device
+ * cuda, tests/gpu/check_reduce_gpu.sh (GP_REDUCE_EMU=1) and test_cuda_reduce_emu (ctest label
+ * emu) run the CUDA code on the CPU. Tests only; never part of a release build.
  *
  * Model: a launch runs its blocks one after another; the threads of a block are coroutines that
  * run until they reach a barrier, so __syncthreads, __syncwarp and the warp shuffles really

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <type_traits>
 #ifdef GP_CUDA_EMU
-#include "kernels/cuda/emu.h"   /* CPU emulation for tests without a GPU (tests/gpu/check_reduce_emu.sh) */
+#include "kernels/cuda/emu.h"   /* CPU emulation for tests without a GPU (-DGPIPE_CUDA_EMU=ON) */
 #else
 #include <cuda_runtime.h>
 /* kernel<<<grid, block, smem, stream>>> spelt as a macro (the kernel last: template commas) so that
