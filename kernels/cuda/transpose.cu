@@ -257,13 +257,14 @@ __global__ void k_big(const U *__restrict__ src, U *__restrict__ dst, size_t row
 namespace {
 
 /* DEFAULT per element size 1, 2, 4, 8, 16 B: layout and tuning bits, the fastest measured on
- * the H200 on 2026-11-30 (bench/NOTES.md). Pad and swizzle tie within noise everywhere;
+ * the H200 on 2026-11-30 (bench/NOTES.md; 2 B: the CFG_C sweep of the second session, 96.7% vs
+ * 90.0%). Pad and swizzle tie within noise everywhere;
  * swizzle needs no extra shared memory. Column-major tile order won for every size. */
 const gp_tile_layout g_default_layout[5] = {GP_TILE_SWIZZLE, GP_TILE_SWIZZLE, GP_TILE_SWIZZLE,
                                             GP_TILE_SWIZZLE, GP_TILE_SWIZZLE};
 const int g_default_tune[5] = {
     GP_CUDA_TUNE_COLMAJOR,                    /* 1 B: 8x8 micro-blocks of 16x16, 64 threads */
-    GP_CUDA_TUNE_COLMAJOR | GP_CUDA_TUNE_ALT, /* 2 B: 8x8 of 8x8, 64 threads */
+    GP_CUDA_TUNE_COLMAJOR | GP_CUDA_TUNE_CFG_C, /* 2 B: 16x16 of 8x8, 128 threads, 2 per thread */
     GP_CUDA_TUNE_COLMAJOR,                    /* 4 B: 16x16 of 4x4, 128 threads */
     GP_CUDA_TUNE_COLMAJOR,                    /* 8 B: 32x32 of 2x2, 256 threads */
     GP_CUDA_TUNE_COLMAJOR | GP_CUDA_TUNE_ALT, /* 16 B: 32x32, 128 threads */
