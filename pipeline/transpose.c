@@ -242,6 +242,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
      *   progresses under both. Every collective is entered by every rank in the same order.
      * Direct: the transpose goes into recv[i%2] and is written one iteration later (lag 1). */
     size_t n = plan.npanels, lag = direct ? 1 : 2;
+    job_arg job;   /* outlives the loop: a failed journal agreement leaves it with the job running */
     gp_progress prog;
     progress_start(&prog, rank == 0 && o->progress, n, (double)in.rows * (double)C * (double)es);
     double t;
@@ -260,7 +261,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
             gp__exchange_wait(&xch[i % 2], err);
             tstage[ST_WAIT] += gp__now() - t;
         }
-        job_arg job = {be, NULL, NULL, 0, 0, es, o->map, NULL, 0, 0, "", 0};
+        job = (job_arg){be, NULL, NULL, 0, 0, es, o->map, NULL, 0, 0, "", 0};
         if (i < n) {
             gp__plan_read_block(&plan, rank, i, &rr, &rc);
             job.src = rbuf[i % 2];
