@@ -81,6 +81,10 @@ static gp_status run_child(const char *mode, const char *path, const char *arg, 
 {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) return gp__fail(e, GP_EIO, "%s: cannot check the file: pipe: %s", path, strerror(errno));
+    if (fds[1] == 3) {   /* dup2(3, 3) would leave FD_CLOEXEC set on older C libraries */
+        int t = fcntl(fds[1], F_DUPFD_CLOEXEC, 4);
+        if (t >= 0) { close(fds[1]); fds[1] = t; }
+    }
     fflush(NULL);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
