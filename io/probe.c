@@ -81,6 +81,10 @@ static gp_status run_child(const char *mode, const char *path, const char *arg, 
 {
     int fds[2];
     if (pipe2(fds, O_CLOEXEC) != 0) return gp__fail(e, GP_EIO, "%s: cannot check the file: pipe: %s", path, strerror(errno));
+    if (fds[1] == 3) {   /* dup2(3, 3) would leave FD_CLOEXEC set on older C libraries */
+        int t = fcntl(fds[1], F_DUPFD_CLOEXEC, 4);
+        if (t >= 0) { close(fds[1]); fds[1] = t; }
+    }
     fflush(NULL);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -89,8 +93,23 @@ static gp_status run_child(const char *mode, const char *path, const char *arg, 
     char *argv[] = {"gpipe", "__probe", (char *)mode, (char *)path, (char *)(arg ? arg : ""), NULL};
     char *extra;
     char **env = child_env(&extra);
+    /* The child starts with the stop signals blocked: SIGTERM/SIGINT/SIGUSR1 (a batch system's
+     * notice, mpirun forwards it to the process group) are the parent's to handle at a panel
+     * boundary; the probe is short and bounded, and must not die of them as if HDF5 crashed. */
+    posix_spawnattr_t at;
+    posix_spawnattr_init(&at);
+    sigset_t blk;
+    sigemptyset(&blk);
+    sigaddset(&blk, SIGTERM);
+    sigaddset(&blk, SIGINT);
+    sigaddset(&blk, SIGUSR1);
+    sigaddset(&blk, SIGUSR2);
+    sigaddset(&blk, SIGHUP);
+    posix_spawnattr_setsigmask(&at, &blk);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK);
     pid_t pid;
-    int rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, env);
+    int rc = posix_spawn(&pid, "/proc/self/exe", &fa, &at, argv, env);
+    posix_spawnattr_destroy(&at);
     posix_spawn_file_actions_destroy(&fa);
     if (env != environ) free(env);
     free(extra);
@@ -157,7 +176,8 @@ gp_status gp__probe_info(const char *path, int json, FILE *out, gp_error *e)
 
 int gp_probe_main(int argc, char **argv)
 {
-    /* argv: gpipe __probe MODE PATH ARG; the parent reads fd 3 */
+    /* argv: gpipe __probe MODE PATH ARG; the parent reads fd 3. Stop signals stay blocked (the
+     * parent handles them); a parent that dies takes the child with it. */
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     gp_error e;
     memset(&e, 0, sizeof e);

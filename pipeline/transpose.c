@@ -405,6 +405,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
      *   progresses under both. Every collective is entered by every rank in the same order.
      * Direct: the transpose goes into recv[i%2] and is written one iteration later (lag 1). */
     size_t n = plan.npanels, lag = direct || nccl ? 1 : 2;
+    job_arg job;   /* outlives the loop: a failed journal agreement leaves it with the job running */
     /* The block a rank sends itself skips MPI: the worker transposes it into recv itself
      * (GPIPE_SELF_MPI=1 sends it through MPI like the others, for comparison). */
     const char *smpi = getenv("GPIPE_SELF_MPI");
@@ -432,7 +433,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
             gp__exchange_wait(&xch[i % 2], err);
             tstage[ST_WAIT] += gp__now() - t;
         }
-        job_arg job = {be, NULL, NULL, 0, 0, es, o->map, NULL, 0, NULL, worker, NULL, 0, 0, 0, 0, "", 0};
+        job = (job_arg){be, NULL, NULL, 0, 0, es, o->map, NULL, 0, NULL, worker, NULL, 0, 0, 0, 0, "", 0};
         if (i < n) {
             gp__plan_read_block(&plan, rank, i, &rr, &rc);
             job.src = rbuf[i % 2];

@@ -37,6 +37,7 @@
 #define _POSIX_C_SOURCE 200112L /* posix_memalign */
 #endif
 #include <stdint.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -348,6 +349,7 @@ GP_AVX2_FN static void tile8_avx2(const u8 *s8, size_t ls, u8 *d8, size_t ld, si
 #endif /* GP_HAVE_AVX2 */
 
 /* ------------------------------------------------------------------------------------------ */
+<<<<<<< HEAD
 /* AVX-512 micro kernels: a 64-byte line is one zmm register, so a 16x16 tile of 4 B (8x8 of   */
 /* 8 B) is 16 (8) line loads, an in-register transpose and 16 (8) whole-line stores: each        */
 /* streaming store fills one write-combining buffer completely in one instruction.              */
@@ -445,18 +447,47 @@ GP_AVX512_FN static void tile8_avx512(const u8 *s8, size_t ls, u8 *d8, size_t ld
 
 /* ------------------------------------------------------------------------------------------ */
 /* Scratch buffers (two per thread, grown on demand, kept for the life of the thread)           */
+=======
+/* Scratch buffers (two per thread, grown on demand, kept for the life of the thread and freed  */
+/* when it exits: a key's destructor, since the pipeline's worker threads come and go)          */
+>>>>>>> rel
 /* ------------------------------------------------------------------------------------------ */
 static _Thread_local u8 *t_scratch;
 static _Thread_local size_t t_scratch_bytes;
+static pthread_key_t scratch_key;
+static pthread_once_t scratch_once = PTHREAD_ONCE_INIT;
+static int scratch_key_ok;
+
+static void scratch_key_make(void)
+{
+    scratch_key_ok = pthread_key_create(&scratch_key, free) == 0;
+}
+
+/* The main thread's buffer: key destructors do not run when the process exits. */
+static pthread_t main_thread;
+__attribute__((constructor)) static void scratch_note_main(void)
+{
+    main_thread = pthread_self();   /* constructors run on the main thread */
+}
+
+static void scratch_free_main(void)
+{
+    free(t_scratch);
+    t_scratch = NULL;
+    t_scratch_bytes = 0;
+}
 
 static u8 *scratch(size_t bytes)
 {
     if (bytes <= t_scratch_bytes) return t_scratch;
+    pthread_once(&scratch_once, scratch_key_make);
     void *p = NULL;
-    if (posix_memalign(&p, 64, bytes) != 0) return NULL;
+    if (!scratch_key_ok || posix_memalign(&p, 64, bytes) != 0) return NULL;
+    if (!t_scratch && pthread_equal(pthread_self(), main_thread)) atexit(scratch_free_main);
     free(t_scratch);
     t_scratch = p;
     t_scratch_bytes = bytes;
+    pthread_setspecific(scratch_key, p);   /* freed by the key's destructor at thread exit */
     return t_scratch;
 }
 
