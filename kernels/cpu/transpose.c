@@ -349,7 +349,6 @@ GP_AVX2_FN static void tile8_avx2(const u8 *s8, size_t ls, u8 *d8, size_t ld, si
 #endif /* GP_HAVE_AVX2 */
 
 /* ------------------------------------------------------------------------------------------ */
-<<<<<<< HEAD
 /* AVX-512 micro kernels: a 64-byte line is one zmm register, so a 16x16 tile of 4 B (8x8 of   */
 /* 8 B) is 16 (8) line loads, an in-register transpose and 16 (8) whole-line stores: each        */
 /* streaming store fills one write-combining buffer completely in one instruction.              */
@@ -446,11 +445,8 @@ GP_AVX512_FN static void tile8_avx512(const u8 *s8, size_t ls, u8 *d8, size_t ld
 #endif /* GP_HAVE_AVX512 */
 
 /* ------------------------------------------------------------------------------------------ */
-/* Scratch buffers (two per thread, grown on demand, kept for the life of the thread)           */
-=======
 /* Scratch buffers (two per thread, grown on demand, kept for the life of the thread and freed  */
 /* when it exits: a key's destructor, since the pipeline's worker threads come and go)          */
->>>>>>> rel
 /* ------------------------------------------------------------------------------------------ */
 static _Thread_local u8 *t_scratch;
 static _Thread_local size_t t_scratch_bytes;
