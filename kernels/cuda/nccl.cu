@@ -237,6 +237,9 @@ int x_init(gp_backend *b, const void *id, int nranks, int rank, char *err, size_
         return rc;
     for (int i = 0; i < 5; i++)
         if ((rc = ck(cudaEventCreate(&x->ev[i]), x->dev, "cudaEventCreate", err, errlen))) return rc;
+    /* NVLink multicast (NVLS) serves collectives gpipe does not use; on shared hosts it can take
+     * the GPUs out of service: off unless the user set it. */
+    setenv("NCCL_NVLS_ENABLE", "0", 0);
     ncclUniqueId uid;
     memcpy(&uid, id, sizeof uid);
     ncclConfig_t cfg = NCCL_CONFIG_INITIALIZER;
