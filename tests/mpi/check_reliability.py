@@ -122,7 +122,12 @@ def main():
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                              env=dict(base_env, GPIPE_JOURNAL_SECONDS="0", GPIPE_FAULT=""),
                              start_new_session=True)
-        time.sleep(1.5)
+        # signal once the run is under way: its temporary output exists (start-up under load can
+        # take longer than any fixed sleep), then a second for some panels to be journaled
+        t0 = time.time()
+        while p.poll() is None and not tmp_leftovers(d) and time.time() - t0 < BOUND / 2:
+            time.sleep(0.1)
+        time.sleep(1.0)
         if p.poll() is None:
             os.killpg(p.pid, signal.SIGUSR1)
         try:
