@@ -127,7 +127,7 @@ void emit(Ctx &c, size_t es, size_t rows, size_t cols, const Row &r, double copy
 int usage(void)
 {
     fprintf(stderr, "usage: gpipe bench kernels [--size-mib N] [--reps N] [--json FILE|-] "
-                    "[--tune] [--esize N]\n");
+                    "[--tune] [--esize N] [--match NAME,NAME...]\n");
     return 2;
 }
 
@@ -138,11 +138,12 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
     size_t size_mib = 2048;
     int reps = 20, tune = 0;
     size_t only_es = 0;
-    const char *json = nullptr;
+    const char *json = nullptr, *match = nullptr;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (i == 0 && a[0] != '-') continue; /* program or subcommand name */
         if (!strcmp(a, "--tune")) { tune = 1; continue; }
+        if (!strcmp(a, "--match") && i + 1 < argc) { match = argv[++i]; continue; }
         if (i + 1 >= argc) return usage();
         char *end = nullptr;
         if (!strcmp(a, "--size-mib")) {
@@ -250,7 +251,61 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
             vs.push_back({"swizzle+cfgD+cm", GP_TILE_SWIZZLE, GP_CUDA_TUNE_CFG_D | GP_CUDA_TUNE_COLMAJOR});
             vs.push_back({"swizzle+cfgC", GP_TILE_SWIZZLE, GP_CUDA_TUNE_CFG_C});
             vs.push_back({"swizzle+cfgD", GP_TILE_SWIZZLE, GP_CUDA_TUNE_CFG_D});
+            /* the cp.async pipelined kernel: its four shapes, two tile orders, the layouts */
+            static const char *an[6] = {"async0", "async1", "async2", "async3", "async4", "async5"};
+            static const int at[6] = {0, GP_CUDA_TUNE_ALT, GP_CUDA_TUNE_CFG_C, GP_CUDA_TUNE_CFG_D,
+                                      GP_CUDA_TUNE_CFG_E, GP_CUDA_TUNE_CFG_F};
+            static char anames[5][6][3][2][40];
+            for (int a = 0; a < 6; a++)
+                for (int li = 0; li < 3; li++)
+                    for (int o = 0; o < 2; o++) {
+                        if (li == 0 && a > 0) continue; /* none: base shape only */
+                        snprintf(anames[ei][a][li][o], 40, "%s+%s+%s", gp_cuda_layout_name(ls[li]),
+                                 an[a], o ? "grp" : "cm");
+                        vs.push_back({anames[ei][a][li][o], ls[li],
+                                      GP_CUDA_TUNE_ASYNC | at[a] |
+                                          (o ? GP_CUDA_TUNE_GROUP : GP_CUDA_TUNE_COLMAJOR)});
+                    }
+            vs.push_back({"swizzle+async0", GP_TILE_SWIZZLE, GP_CUDA_TUNE_ASYNC});
+            /* k_async through the bulk copy engine (whole rows: none or pad) */
+            static char bnames[5][6][2][2][40];
+            for (int a = 0; a < 6; a++)
+                for (int li = 0; li < 2; li++)
+                    for (int o = 0; o < 2; o++) {
+                        if (li == 0 && (a > 0 || o)) continue;
+                        snprintf(bnames[ei][a][li][o], 40, "%s+bulk%d+%s",
+                                 gp_cuda_layout_name(ls[li]), a, o ? "grp" : "cm");
+                        vs.push_back({bnames[ei][a][li][o], ls[li],
+                                      GP_CUDA_TUNE_ASYNC | GP_CUDA_TUNE_STREAM | at[a] |
+                                          (o ? GP_CUDA_TUNE_GROUP : GP_CUDA_TUNE_COLMAJOR)});
+                    }
+            /* shapes E, F, E|F: fewer registers per load in flight (1 B: k_vec1h) */
+            static const char *en[3] = {"cfgE", "cfgF", "cfgEF"};
+            static const int et[3] = {GP_CUDA_TUNE_CFG_E, GP_CUDA_TUNE_CFG_F,
+                                      GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_CFG_F};
+            static char enames[5][3][3][40];
+            for (int e = 0; e < 3; e++)
+                for (int li = 0; li < 3; li++) {
+                    snprintf(enames[ei][e][li], 40, "%s+%s+cm", gp_cuda_layout_name(ls[li]), en[e]);
+                    vs.push_back({enames[ei][e][li], ls[li], et[e] | GP_CUDA_TUNE_COLMAJOR});
+                }
+            vs.push_back({"swizzle+cfgE", GP_TILE_SWIZZLE, GP_CUDA_TUNE_CFG_E});
             vs.push_back({"default#2", GP_TILE_DEFAULT, 0});
+        }
+        if (match) { /* --match a,b,c: only variants whose names contain one of them */
+            std::vector<V> keep;
+            for (const V &v : vs) {
+                bool ok = !strcmp(v.name, "default");
+                for (const char *m = match; *m && !ok;) {
+                    const char *e = strchr(m, ',');
+                    const size_t n = e ? (size_t)(e - m) : strlen(m);
+                    for (const char *q = v.name; *q && !ok; q++)
+                        if (!strncmp(q, m, n)) ok = true;
+                    m = e ? e + 1 : m + n;
+                }
+                if (ok) keep.push_back(v);
+            }
+            vs.swap(keep);
         }
         for (const V &v : vs) {
             CK(cudaMemset(c.dst, 0xA5, mb));
@@ -268,7 +323,7 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
             s.rows.push_back(r);
         }
         if (rc) break;
-        if (c.blas && (es == 4 || es == 8)) {
+        if (c.blas && (es == 4 || es == 8) && (!match || strstr(match, "cublas"))) {
             /* row-major rows x cols = column-major cols x rows (lda = cols); C = A^T is
              * column-major rows x cols (ldc = rows) = row-major cols x rows. */
             const float f1 = 1.f, f0 = 0.f;
@@ -323,7 +378,7 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
         printf("\nsummary (GB/s and %% of the copy measured in the same run)\n");
         printf("%-6s %8s", "esize", "copy");
         for (const char *h : cols_) printf(" %15s", h);
-        printf("\n");
+        printf("  best\n");
         for (const Summary &s : all) {
             printf("%-6zu %8.0f", s.es, s.copy);
             for (const char *h : cols_) {
@@ -336,6 +391,10 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
                 else
                     printf(" %15s", "-");
             }
+            const Row *b = nullptr;
+            for (const Row &r : s.rows)
+                if (r.checked && strncmp(r.name, "cublas", 6) && (!b || r.gbps > b->gbps)) b = &r;
+            if (b) printf("  %s %.1f%%", b->name, b->pct);
             printf("\n");
         }
     }

@@ -24,10 +24,23 @@ int gp_cuda_transpose_dev(const void *d_src, void *d_dst, size_t rows, size_t co
  * neighbouring dst tiles instead of reading neighbouring src tiles). */
 enum { GP_CUDA_TUNE_ALT = 1, GP_CUDA_TUNE_STREAM = 2, GP_CUDA_TUNE_COLMAJOR = 4,
        /* two more tile shapes (swizzled layout only; kernels/cuda/transpose.cu) */
-       GP_CUDA_TUNE_CFG_C = 8, GP_CUDA_TUNE_CFG_D = 16 };
+       GP_CUDA_TUNE_CFG_C = 8, GP_CUDA_TUNE_CFG_D = 16,
+       /* the cp.async pipelined kernel (k_async); ALT, CFG_C, CFG_D, CFG_E, CFG_F pick its
+        * shape, COLMAJOR and the layout apply; with STREAM the tile rows come through the bulk
+        * copy engine (cp.async.bulk + mbarrier; layouts none, or pad for pad and swizzle) */
+       GP_CUDA_TUNE_ASYNC = 32,
+       /* k_async only: tiles in panels of ~2 KB of src row width, row-major inside a panel */
+       GP_CUDA_TUNE_GROUP = 64,
+       /* more shapes: k_vec / k_vec1h with fewer registers per load in flight (CFG_E, CFG_F,
+        * both), or with ASYNC two k_async shapes with ~64 KB in flight per SM */
+       GP_CUDA_TUNE_CFG_E = 128, GP_CUDA_TUNE_CFG_F = 256 };
 int gp_cuda_transpose_dev_tuned(const void *d_src, void *d_dst, size_t rows, size_t cols,
                                 size_t esize, gp_tile_layout layout, int tune,
                                 cudaStream_t stream);
+
+/* Tests only: cap k_async's persistent grid at `blocks` (0 = one wave of resident blocks), so
+ * that small matrices run many tiles per block through the stage ring. Not thread-safe. */
+void gp_cuda_async_grid_cap(int blocks);
 
 /* The device ordinal of a CUDA backend, and the NCCL exchange functions put into its table
  * (kernels/cuda/nccl.cu; nothing where nccl.h was missing at build time). */

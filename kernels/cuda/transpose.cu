@@ -94,8 +94,8 @@ template <int L, int M, int K> __device__ __forceinline__ int soff(int d, int c)
 /* Register cap from the threads per SM asked for: 512 (128 registers) for 4-16 B, 384 (170)
  * for 2 B, 256 for 1 B, whose 64-word micro-blocks spill under 170 (ptxas -v). */
 template <int ES> constexpr int min_threads() { return ES >= 4 ? 512 : ES == 2 ? 384 : 256; }
-template <int ES, int M, int NT, int L, bool STREAM>
-__global__ void __launch_bounds__(NT, min_threads<ES>() / NT > 0 ? min_threads<ES>() / NT : 1)
+template <int ES, int M, int NT, int L, bool STREAM, int MINT = min_threads<ES>()>
+__global__ void __launch_bounds__(NT, MINT / NT > 0 ? MINT / NT : 1)
     k_vec(const uint4 *__restrict__ src, uint4 *__restrict__ dst, size_t rows, size_t cols,
           size_t ntr, size_t ntc, size_t ntiles, int colmajor)
 {
@@ -167,6 +167,286 @@ __global__ void __launch_bounds__(NT, min_threads<ES>() / NT > 0 ? min_threads<E
         }
         __syncthreads();
     }
+}
+
+/* ---- k_vec1h: 1-byte elements with half-height micro-blocks. A thread loads 8 rows x 16 bytes
+ * (8 LDG.128, 32 words: a quarter of k_vec<1>'s registers), transposes them into 16 pieces of
+ * 8 bytes (dst row j of the micro-block: byte j of the 8 rows, two 4x4 byte transposes each,
+ * Micro<1>::word with q = 0, 1) and stores those with STS.64 into the tile kept in dst order;
+ * phase 2 is k_vec's (LDS.128 along dst rows, coalesced STG.128). Tile: TR src rows x MC
+ * chunks (TR dst bytes per dst row, MC*16 dst rows). Lanes take consecutive src chunks
+ * (mc = i % MC) and then 8-row groups: the STS.64 of a warp hit 32 distinct (chunk, half)
+ * positions per pair of lanes with pad/swizzle (2 wavefronts for 256 bytes, the minimum). */
+/* byte j of rows 4q..4q+3 (word j/4 of each), as Micro<1>::word on an 8-row block */
+__device__ __forceinline__ uint32_t tr4x4(const uint32_t (&in)[8][4], int j, int q)
+{
+    const int w = j >> 2, c = j & 3;
+    const uint32_t a0 = in[4 * q][w], a1 = in[4 * q + 1][w];
+    const uint32_t a2 = in[4 * q + 2][w], a3 = in[4 * q + 3][w];
+    const uint32_t lo = __byte_perm(a0, a1, (c >> 1) ? 0x7362 : 0x5140);
+    const uint32_t hi = __byte_perm(a2, a3, (c >> 1) ? 0x7362 : 0x5140);
+    return __byte_perm(lo, hi, (c & 1) ? 0x7632 : 0x5410);
+}
+
+template <int TR, int MC, int NT, int L, int MINT>
+__global__ void __launch_bounds__(NT, MINT / NT > 0 ? MINT / NT : 1)
+    k_vec1h(const uint4 *__restrict__ src, uint4 *__restrict__ dst, size_t rows, size_t cols,
+            size_t ntr, size_t ntc, size_t ntiles, int colmajor)
+{
+    constexpr int M = TR / 16;           /* chunks per dst row of the tile */
+    constexpr int G8 = TR / 8;           /* 8-row groups */
+    constexpr int MB = G8 * MC / NT;     /* micro-blocks per thread */
+    constexpr int NV = TR / 16 * MC * 16 / NT; /* output vectors per thread */
+    static_assert(M % 8 == 0 && (G8 * MC) % NT == 0 && MB >= 1 && NV >= 1, "bad 1h tile");
+    extern __shared__ uint4 sm[];
+    uint2 *sm2 = reinterpret_cast<uint2 *>(sm);
+    const size_t sp = cols / 16, dp = rows / 16;
+
+    for (size_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
+        size_t tr, tc;
+        if (colmajor) { tc = t / ntr; tr = t - tc * ntr; }
+        else { tr = t / ntc; tc = t - tr * ntc; }
+        const size_t r0 = tr * TR, c0 = tc * (MC * 16);
+        const size_t rl = (rows - r0) / 8, cl = (cols - c0) / 16;
+        const int ng = rl < (size_t)G8 ? (int)rl : G8; /* valid 8-row groups (rows % 16 == 0) */
+        const int nmc = cl < (size_t)MC ? (int)cl : MC;
+        const bool full = (ng == G8) && (nmc == MC);
+
+        uint32_t v[MB][8][4];
+#pragma unroll
+        for (int b = 0; b < MB; b++) {
+            const int i = threadIdx.x + b * NT, mc = i % MC, g = i / MC;
+            if (full || (g < ng && mc < nmc)) {
+                const uint4 *p = src + (r0 + (size_t)g * 8) * sp + c0 / 16 + mc;
+#pragma unroll
+                for (int k = 0; k < 8; k++) {
+                    const uint4 x = __ldg(p + (size_t)k * sp);
+                    v[b][k][0] = x.x; v[b][k][1] = x.y; v[b][k][2] = x.z; v[b][k][3] = x.w;
+                }
+            }
+        }
+#pragma unroll
+        for (int b = 0; b < MB; b++) {
+            const int i = threadIdx.x + b * NT, mc = i % MC, g = i / MC;
+            if (full || (g < ng && mc < nmc)) {
+#pragma unroll
+                for (int j = 0; j < 16; j++) {
+                    uint2 o;
+                    o.x = tr4x4(v[b], j, 0);
+                    o.y = tr4x4(v[b], j, 1);
+                    sm2[2 * soff<L, M, 16>(mc * 16 + j, g >> 1) + (g & 1)] = o;
+                }
+            }
+        }
+        __syncthreads();
+        const int ndr = nmc * 16, nch = ng / 2; /* valid dst rows; valid chunks per dst row */
+        constexpr int GG = NV < 8 ? NV : 8;
+#pragma unroll
+        for (int gg = 0; gg < NV; gg += GG) {
+            uint4 w[GG];
+#pragma unroll
+            for (int q = 0; q < GG; q++) {
+                const int i = threadIdx.x + (gg + q) * NT, c = i % M, d = i / M;
+                if (full || (d < ndr && c < nch)) w[q] = sm[soff<L, M, 16>(d, c)];
+            }
+#pragma unroll
+            for (int q = 0; q < GG; q++) {
+                const int i = threadIdx.x + (gg + q) * NT, c = i % M, d = i / M;
+                if (full || (d < ndr && c < nch)) dst[(c0 + (size_t)d) * dp + r0 / 16 + c] = w[q];
+            }
+        }
+        __syncthreads();
+    }
+}
+
+/* ---- k_async: the tile comes in through cp.async (LDGSTS, 16 bytes, L2 only), S stages deep,
+ * in *src* order; loads in flight cost no registers, so the block stays small and persistent.
+ * A tile is TR = GR*K rows x TC = MC*K cols (GR row groups of K rows, MC 16-byte chunks per
+ * row). Iteration i of a block: wait for tile i's copies, barrier, issue the copies of tile
+ * i+S-1 into the stage freed by tile i-1, then each thread reads its micro-blocks (K rows of
+ * one chunk, K LDS.128 down a column of the tile), transposes them in registers (Micro<ES>)
+ * and stores K 16-byte vectors straight to dst: lanes take consecutive row groups, so a warp's
+ * store covers >= 128 contiguous bytes of one dst row. Layouts apply to the column reads:
+ * NONE puts the lanes' rows K*MC chunks apart (one bank group: 8- to 32-way conflicts), PAD
+ * adds one chunk per row group, SWIZZLE XORs the chunk with the row group. */
+__device__ __forceinline__ void cp_async16(uint4 *s, const uint4 *g)
+{
+    const unsigned sa = (unsigned)__cvta_generic_to_shared(s);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sa), "l"(g) : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N> __device__ __forceinline__ void cp_async_wait()
+{
+    asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory");
+}
+
+/* Hopper's bulk copy engine (cp.async.bulk, plain sm_90): one copy per tile row, completion
+ * counted in bytes on an mbarrier per stage. */
+__device__ __forceinline__ unsigned smem_u32(const void *p)
+{
+    return (unsigned)__cvta_generic_to_shared(p);
+}
+__device__ __forceinline__ void mbar_init(uint64_t *bar, unsigned count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_u32(bar)), "r"(count)
+                 : "memory");
+}
+__device__ __forceinline__ void mbar_expect_tx(uint64_t *bar, unsigned bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_u32(bar)),
+                 "r"(bytes)
+                 : "memory");
+}
+__device__ __forceinline__ void mbar_wait(uint64_t *bar, unsigned parity)
+{
+    unsigned done = 0;
+    do {
+        asm volatile("{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+                     " selp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(done)
+                     : "r"(smem_u32(bar)), "r"(parity)
+                     : "memory");
+    } while (!done);
+}
+__device__ __forceinline__ void bulk_g2s(void *s, const void *g, unsigned bytes, uint64_t *bar)
+{
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], "
+                 "%2, [%3];\n" ::"r"(smem_u32(s)),
+                 "l"(g), "r"(bytes), "r"(smem_u32(bar))
+                 : "memory");
+}
+
+/* chunk ch of local src row r of an async tile */
+template <int L, int MC, int K> __device__ __forceinline__ int aoff(int r, int ch)
+{
+    if (L == L_PAD) return r * MC + r / K + ch;
+    if (L == L_SWZ) return r * MC + (ch ^ ((r / K) & 7));
+    return r * MC + ch;
+}
+
+template <int ES, int GR, int MC, int NT, int S, int MINB, int L, bool BULK = false>
+__global__ void __launch_bounds__(NT, MINB)
+    k_async(const uint4 *__restrict__ src, uint4 *__restrict__ dst, size_t rows, size_t cols,
+            size_t ntr, size_t ntc, size_t ntiles, int order)
+{
+    constexpr int K = 16 / ES, TR = GR * K, TC = MC * K;
+    constexpr size_t GW = 128 / MC; /* order 2: panels of GW tile columns (2 KB of a src row) */
+    constexpr int SC = TR * MC + (L == L_PAD ? GR : 0); /* chunks per stage */
+    constexpr int PR = TR * MC / NT;                    /* copies per thread per tile */
+    constexpr int MBT = GR * MC / NT;                   /* micro-blocks per thread per tile */
+    static_assert(MC % 8 == 0 && GR % 8 == 0 && (TR * MC) % NT == 0 && (GR * MC) % NT == 0 &&
+                      MBT >= 1 && S >= 2,
+                  "bad async tile");
+    static_assert(!BULK || L != L_SWZ, "bulk copies move whole rows: no swizzle");
+    extern __shared__ uint4 sm[];
+    uint64_t *bar = reinterpret_cast<uint64_t *>(sm + S * SC); /* BULK: one per stage */
+    const size_t sp = cols / K, dp = rows / K; /* row pitches in chunks */
+
+    auto coords = [&](size_t t, size_t &r0, size_t &c0) {
+        size_t tr, tc;
+        if (order == 1) { tc = t / ntr; tr = t - tc * ntr; }
+        else if (order == 2) {
+            /* row-major inside panels of GW tile columns: the resident blocks cover ~2 KB of
+             * each src row they read and many tiles of each dst row they write */
+            const size_t pw = GW * ntr, p = t / pw, l = t - p * pw;
+            const size_t gw = ntc - p * GW < GW ? ntc - p * GW : GW;
+            tr = l / gw;
+            tc = p * GW + (l - tr * gw);
+        } else { tr = t / ntc; tc = t - tr * ntc; }
+        r0 = tr * TR;
+        c0 = tc * TC;
+    };
+    auto issue = [&](size_t t, int s) {
+        size_t r0, c0;
+        coords(t, r0, c0);
+        const size_t rl = rows - r0, cl = (cols - c0) / K;
+        const int nr = rl < (size_t)TR ? (int)rl : TR, nc = cl < (size_t)MC ? (int)cl : MC;
+        uint4 *st = sm + s * SC;
+        const uint4 *g = src + r0 * sp + c0 / K;
+        if constexpr (BULK) { /* warp 0: the byte count first, then one copy per row */
+            if (threadIdx.x < 32) {
+                asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); /* after the reads */
+                if (threadIdx.x == 0) mbar_expect_tx(&bar[s], (unsigned)(nr * nc * 16));
+                __syncwarp();
+                for (int r = threadIdx.x; r < nr; r += 32)
+                    bulk_g2s(st + aoff<L, MC, K>(r, 0), g + (size_t)r * sp, (unsigned)(nc * 16),
+                             &bar[s]);
+            }
+        } else {
+#pragma unroll
+            for (int p = 0; p < PR; p++) {
+                const int q = threadIdx.x + p * NT, r = q / MC, ch = q % MC;
+                if (r < nr && ch < nc)
+                    cp_async16(st + aoff<L, MC, K>(r, ch), g + (size_t)r * sp + ch);
+            }
+        }
+    };
+
+    if (BULK) {
+        if (threadIdx.x == 0) {
+            for (int s = 0; s < S; s++) mbar_init(&bar[s], 1);
+            asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+        }
+        __syncthreads();
+    }
+#pragma unroll
+    for (int s = 0; s < S - 1; s++) {
+        const size_t t = blockIdx.x + (size_t)s * gridDim.x;
+        if (t < ntiles) issue(t, s);
+        if (!BULK) cp_async_commit();
+    }
+    int cs = 0;          /* stage of the tile consumed now */
+    unsigned phase = 0;  /* BULK: bit s = parity of stage s's next completion */
+    for (size_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
+        if (BULK) {
+            mbar_wait(&bar[cs], (phase >> cs) & 1u); /* tile t's bytes have all landed */
+            phase ^= 1u << cs;
+        } else {
+            cp_async_wait<S - 2>(); /* this thread's copies of tile t have landed */
+        }
+        __syncthreads(); /* everyone's; and stage cs-1 is no longer read */
+        {
+            const size_t tn = t + (size_t)(S - 1) * gridDim.x;
+            if (tn < ntiles) issue(tn, cs == 0 ? S - 1 : cs - 1);
+            if (!BULK) cp_async_commit();
+        }
+        size_t r0, c0;
+        coords(t, r0, c0);
+        const size_t rl = (rows - r0) / K, cl = (cols - c0) / K;
+        const int nmr = rl < (size_t)GR ? (int)rl : GR, nmc = cl < (size_t)MC ? (int)cl : MC;
+        const bool full = (nmr == GR) && (nmc == MC);
+        const uint4 *st = sm + cs * SC;
+        uint32_t v[MBT][K][4];
+#pragma unroll
+        for (int b = 0; b < MBT; b++) {
+            const int i = threadIdx.x + b * NT, g = i % GR, c = i / GR;
+            if (full || (g < nmr && c < nmc)) {
+#pragma unroll
+                for (int k = 0; k < K; k++) {
+                    const uint4 x = st[aoff<L, MC, K>(g * K + k, c)];
+                    v[b][k][0] = x.x; v[b][k][1] = x.y; v[b][k][2] = x.z; v[b][k][3] = x.w;
+                }
+            }
+        }
+#pragma unroll
+        for (int b = 0; b < MBT; b++) {
+            const int i = threadIdx.x + b * NT, g = i % GR, c = i / GR;
+            if (full || (g < nmr && c < nmc)) {
+                uint4 *d = dst + (c0 + (size_t)c * K) * dp + r0 / K + g;
+#pragma unroll
+                for (int j = 0; j < K; j++) {
+                    uint4 o;
+                    o.x = Micro<ES>::word(v[b], j, 0);
+                    o.y = Micro<ES>::word(v[b], j, 1);
+                    o.z = Micro<ES>::word(v[b], j, 2);
+                    o.w = Micro<ES>::word(v[b], j, 3);
+                    d[(size_t)j * dp] = o;
+                }
+            }
+        }
+        cs = cs == S - 1 ? 0 : cs + 1;
+    }
+    if (!BULK) cp_async_wait<0>();
 }
 
 template <int L> __device__ __forceinline__ int uoff(int r, int c, int tt)
@@ -289,7 +569,7 @@ unsigned grid_for(size_t n)
     return (unsigned)(n < (size_t)0x7fffffff ? (n ? n : 1) : (size_t)0x7fffffff);
 }
 
-template <int ES, int M, int NT, int L, bool S>
+template <int ES, int M, int NT, int L, bool S, int MINT = min_threads<ES>()>
 int launch_vec(const void *s, void *d, size_t rows, size_t cols, int colmajor, cudaStream_t st)
 {
     constexpr size_t T = (size_t)M * (16 / ES);
@@ -297,7 +577,7 @@ int launch_vec(const void *s, void *d, size_t rows, size_t cols, int colmajor, c
     if (smem > 48 * 1024) {
         static bool attr_set = false; /* per instantiation; benign race (idempotent call) */
         if (!attr_set) {
-            if (cudaFuncSetAttribute(k_vec<ES, M, NT, L, S>,
+            if (cudaFuncSetAttribute(k_vec<ES, M, NT, L, S, MINT>,
                                      cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      (int)smem) != cudaSuccess)
                 return GP_EDEVICE;
@@ -305,10 +585,50 @@ int launch_vec(const void *s, void *d, size_t rows, size_t cols, int colmajor, c
         }
     }
     const size_t ntr = (rows + T - 1) / T, ntc = (cols + T - 1) / T, nt = ntr * ntc;
-    k_vec<ES, M, NT, L, S><<<grid_for(nt), NT, smem, st>>>(
+    k_vec<ES, M, NT, L, S, MINT><<<grid_for(nt), NT, smem, st>>>(
         static_cast<const uint4 *>(s), static_cast<uint4 *>(d), rows, cols, ntr, ntc, nt,
         colmajor);
     return launched();
+}
+
+/* k_vec1h (1 B): tile TR src rows x MC chunks, NT threads, register cap from MINT threads/SM */
+template <int TR, int MC, int NT, int L, int MINT>
+int launch_vec1h(const void *s, void *d, size_t rows, size_t cols, int colmajor, cudaStream_t st)
+{
+    constexpr size_t TC = (size_t)MC * 16;
+    constexpr size_t smem = sizeof(uint4) * (TC * (TR / 16) + (L == L_PAD ? (size_t)MC : 0));
+    auto kern = k_vec1h<TR, MC, NT, L, MINT>;
+    if (smem > 48 * 1024 &&
+        cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
+            cudaSuccess)
+        return GP_EDEVICE;
+    const size_t ntr = (rows + TR - 1) / TR, ntc = (cols + TC - 1) / TC, nt = ntr * ntc;
+    kern<<<grid_for(nt), NT, smem, st>>>(static_cast<const uint4 *>(s), static_cast<uint4 *>(d),
+                                         rows, cols, ntr, ntc, nt, colmajor);
+    return launched();
+}
+
+/* Shapes E, F, E|F (tune bits CFG_E, CFG_F; issue 3's third round, 2026-12-01): fewer registers
+ * per load in flight. 1 B: k_vec1h, 8-row micro-blocks (E: 128x128 B tile, 128 threads, 8 loads
+ * each, 4 blocks/SM; F: the same tile with 64 threads, 16 loads each; E|F: 256 rows x 128 B,
+ * 256 threads). 2/4/8/16 B: k_vec with 16 loads in flight per thread under a 170-register cap
+ * (384 threads/SM; F: 8 B under the 128 cap). */
+template <int ES, int L>
+int launch_vec_ef(const void *s, void *d, size_t rows, size_t cols, int ef, int cm,
+                  cudaStream_t st)
+{
+    switch (ES) {
+    case 1:
+        return ef == 1   ? launch_vec1h<128, 8, 128, L, 512>(s, d, rows, cols, cm, st)
+               : ef == 2 ? launch_vec1h<128, 8, 64, L, 384>(s, d, rows, cols, cm, st)
+                         : launch_vec1h<256, 8, 256, L, 512>(s, d, rows, cols, cm, st);
+    case 2: return launch_vec<2, 16, 128, L, false, 512>(s, d, rows, cols, cm, st);
+    case 4: return launch_vec<4, 16, 64, L, false, 384>(s, d, rows, cols, cm, st);
+    case 8:
+        return ef == 2 ? launch_vec<8, 32, 128, L, false, 512>(s, d, rows, cols, cm, st)
+                       : launch_vec<8, 32, 128, L, false, 384>(s, d, rows, cols, cm, st);
+    default: return launch_vec<16, 32, 64, L, false, 384>(s, d, rows, cols, cm, st);
+    }
 }
 
 /* (M, NT) per element size: config A (tune 0) and B (GP_CUDA_TUNE_ALT). */
@@ -350,6 +670,91 @@ int launch_vec_more(const void *s, void *d, size_t rows, size_t cols, bool c_not
     }
 }
 
+/* k_async shapes: {GR row groups, MC chunks per row, threads, stages, blocks per SM}.
+ * 0 (ASYNC): ~16 KB stages x 4, 3 blocks per SM;  1 (ASYNC|ALT): ~32 KB x 3, 2 blocks;
+ * 2 (ASYNC|CFG_C): ~8 KB x 4, 6 blocks (1 B: 16 KB x 2);  3 (ASYNC|CFG_D): config 0's tile, 6
+ * stages, 2 blocks. All of them keep ~128 KB of loads in flight per SM at most, none in
+ * registers. */
+/* Test hook (gp_cuda_async_grid_cap): at most this many blocks per k_async launch, so that
+ * small matrices still run many tiles per block and wrap around the stages. 0: no cap. */
+int g_async_cap = 0;
+
+template <int ES, int C> struct ACfg;
+#define GP_ACFG(ES, C, GR_, MC_, NT_, S_, MB_)                                                    \
+    template <> struct ACfg<ES, C> {                                                              \
+        enum { GR = GR_, MC = MC_, NT = NT_, S = S_, MINB = MB_ };                                \
+    };
+GP_ACFG(1, 0, 8, 8, 64, 4, 3)    GP_ACFG(1, 1, 16, 8, 128, 3, 2)  GP_ACFG(1, 2, 8, 8, 64, 2, 6)
+GP_ACFG(1, 3, 8, 8, 64, 6, 2)
+GP_ACFG(2, 0, 16, 8, 128, 4, 3)  GP_ACFG(2, 1, 16, 16, 256, 3, 2) GP_ACFG(2, 2, 8, 8, 64, 4, 6)
+GP_ACFG(2, 3, 16, 8, 128, 6, 2)
+GP_ACFG(4, 0, 16, 16, 128, 4, 3) GP_ACFG(4, 1, 32, 16, 256, 3, 2) GP_ACFG(4, 2, 16, 8, 64, 4, 6)
+GP_ACFG(4, 3, 16, 16, 128, 6, 2)
+GP_ACFG(8, 0, 32, 16, 128, 4, 3) GP_ACFG(8, 1, 32, 32, 256, 3, 2) GP_ACFG(8, 2, 16, 16, 64, 4, 6)
+GP_ACFG(8, 3, 32, 16, 128, 6, 2)
+GP_ACFG(16, 0, 32, 32, 128, 4, 3) GP_ACFG(16, 1, 64, 32, 256, 3, 2)
+GP_ACFG(16, 2, 16, 32, 64, 4, 6) GP_ACFG(16, 3, 32, 32, 128, 6, 2)
+/* 4 (ASYNC|CFG_E): config 0's tile, 2 stages, 4 blocks; 5 (ASYNC|CFG_F): 3 stages, 2 blocks:
+ * ~64 KB in flight per SM, what the register kernels that reach 97% keep */
+GP_ACFG(1, 4, 8, 8, 64, 2, 4)    GP_ACFG(1, 5, 8, 8, 64, 3, 2)
+GP_ACFG(2, 4, 16, 8, 128, 2, 4)  GP_ACFG(2, 5, 16, 8, 128, 3, 2)
+GP_ACFG(4, 4, 16, 16, 128, 2, 4) GP_ACFG(4, 5, 16, 16, 128, 3, 2)
+GP_ACFG(8, 4, 32, 16, 128, 2, 4) GP_ACFG(8, 5, 32, 16, 128, 3, 2)
+GP_ACFG(16, 4, 32, 32, 128, 2, 4) GP_ACFG(16, 5, 32, 32, 128, 3, 2)
+#undef GP_ACFG
+
+template <int ES, int C, int L, bool BULK = false>
+int launch_async(const void *s, void *d, size_t rows, size_t cols, int order, cudaStream_t st)
+{
+    using A = ACfg<ES, C>;
+    constexpr int K = 16 / ES;
+    constexpr size_t TR = (size_t)A::GR * K, TC = (size_t)A::MC * K;
+    constexpr size_t smem =
+        sizeof(uint4) * A::S * (TR * A::MC + (L == L_PAD ? (size_t)A::GR : 0)) +
+        (BULK ? sizeof(uint64_t) * A::S : 0);
+    auto kern = k_async<ES, A::GR, A::MC, A::NT, A::S, A::MINB, L, BULK>;
+    /* per launch (cheap): the attribute is per device, and a process may use several */
+    if (smem > 48 * 1024 &&
+        cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
+            cudaSuccess)
+        return GP_EDEVICE;
+    /* all of L1 as shared memory: the copies bypass L1 (.cg) and so do the stores */
+    if (cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
+                             cudaSharedmemCarveoutMaxShared) != cudaSuccess)
+        return GP_EDEVICE;
+    static int occ = 0; /* blocks per SM; per instantiation (benign race, same answer) */
+    if (occ <= 0) {
+        int o = 0;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&o, kern, A::NT, smem) != cudaSuccess)
+            return GP_EDEVICE;
+        occ = o > 0 ? o : 1;
+    }
+    int dev = 0, sms = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess)
+        return GP_EDEVICE;
+    const size_t ntr = (rows + TR - 1) / TR, ntc = (cols + TC - 1) / TC, nt = ntr * ntc;
+    size_t resident = (size_t)sms * occ;
+    if (g_async_cap > 0 && resident > (size_t)g_async_cap) resident = (size_t)g_async_cap;
+    kern<<<grid_for(nt < resident ? nt : resident), A::NT, smem, st>>>(
+        static_cast<const uint4 *>(s), static_cast<uint4 *>(d), rows, cols, ntr, ntc, nt, order);
+    return launched();
+}
+
+template <int ES, int L, bool BULK = false>
+int launch_async_cfg(const void *s, void *d, size_t rows, size_t cols, int c, int cm,
+                     cudaStream_t st)
+{
+    switch (c) {
+    case 1: return launch_async<ES, 1, L, BULK>(s, d, rows, cols, cm, st);
+    case 2: return launch_async<ES, 2, L, BULK>(s, d, rows, cols, cm, st);
+    case 3: return launch_async<ES, 3, L, BULK>(s, d, rows, cols, cm, st);
+    case 4: return launch_async<ES, 4, L, BULK>(s, d, rows, cols, cm, st);
+    case 5: return launch_async<ES, 5, L, BULK>(s, d, rows, cols, cm, st);
+    default: return launch_async<ES, 0, L, BULK>(s, d, rows, cols, cm, st);
+    }
+}
+
 template <int ES>
 int launch_vec_es(const void *s, void *d, size_t rows, size_t cols, gp_tile_layout layout,
                   int tune, cudaStream_t st)
@@ -357,6 +762,32 @@ int launch_vec_es(const void *s, void *d, size_t rows, size_t cols, gp_tile_layo
     const bool alt = (tune & GP_CUDA_TUNE_ALT) != 0;
     const bool str = (tune & GP_CUDA_TUNE_STREAM) != 0;
     const int cm = (tune & GP_CUDA_TUNE_COLMAJOR) != 0;
+    if (tune & GP_CUDA_TUNE_ASYNC) {
+        const int ord = (tune & GP_CUDA_TUNE_GROUP) ? 2 : cm;
+        const int c = (tune & GP_CUDA_TUNE_CFG_F)   ? 5
+                      : (tune & GP_CUDA_TUNE_CFG_E) ? 4
+                      : (tune & GP_CUDA_TUNE_CFG_D) ? 3
+                      : (tune & GP_CUDA_TUNE_CFG_C) ? 2
+                      : alt                         ? 1
+                                                    : 0;
+        if (str) /* ASYNC|STREAM: the bulk copy engine, whole rows: none, or pad for pad/swizzle */
+            return layout == GP_TILE_NONE
+                       ? launch_async_cfg<ES, L_NONE, true>(s, d, rows, cols, c, ord, st)
+                       : launch_async_cfg<ES, L_PAD, true>(s, d, rows, cols, c, ord, st);
+        switch (layout) {
+        case GP_TILE_PAD: return launch_async_cfg<ES, L_PAD>(s, d, rows, cols, c, ord, st);
+        case GP_TILE_SWIZZLE: return launch_async_cfg<ES, L_SWZ>(s, d, rows, cols, c, ord, st);
+        default: return launch_async_cfg<ES, L_NONE>(s, d, rows, cols, c, ord, st);
+        }
+    }
+    if (tune & (GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_CFG_F)) {
+        const int ef = ((tune & GP_CUDA_TUNE_CFG_E) ? 1 : 0) | ((tune & GP_CUDA_TUNE_CFG_F) ? 2 : 0);
+        switch (layout) {
+        case GP_TILE_PAD: return launch_vec_ef<ES, L_PAD>(s, d, rows, cols, ef, cm, st);
+        case GP_TILE_SWIZZLE: return launch_vec_ef<ES, L_SWZ>(s, d, rows, cols, ef, cm, st);
+        default: return launch_vec_ef<ES, L_NONE>(s, d, rows, cols, ef, cm, st);
+        }
+    }
     if (tune & (GP_CUDA_TUNE_CFG_C | GP_CUDA_TUNE_CFG_D))
         return launch_vec_more<ES>(s, d, rows, cols, (tune & GP_CUDA_TUNE_CFG_C) != 0, cm, st);
     switch (layout) {
@@ -435,6 +866,8 @@ template <typename F> int by_unit(size_t u, F f)
 }
 
 } // namespace
+
+extern "C" void gp_cuda_async_grid_cap(int blocks) { g_async_cap = blocks > 0 ? blocks : 0; }
 
 extern "C" gp_tile_layout gp_cuda_default_layout(size_t esize)
 {

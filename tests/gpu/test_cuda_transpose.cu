@@ -2,7 +2,9 @@
  * gp_cuda_transpose_dev against a naive host loop, on odd shapes, with the destination poisoned
  * (0xA5) before each launch and guard bytes after it. Exits 77 when no CUDA device is visible.
  * Options: --quick (skip the large shapes), --big (add the > 2^31-element case),
- * --max-elems N (only shapes of at most N elements: for compute-sanitizer runs). */
+ * --max-elems N (only shapes of at most N elements: for compute-sanitizer runs),
+ * --async-only (of the tuned variants only the cp.async kernel's and shapes E/F, plus default
+ * and naive), --big-only (only the > 2^31-element cases). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +56,14 @@ static size_t blocked_check(const uint8_t *src, const uint8_t *dst, size_t rows,
                             size_t es)
 {
     const size_t B = 64;
+    if (es == 1) { /* the > 2^31-element cases: no memcmp call per byte */
+        for (size_t r0 = 0; r0 < rows; r0 += B)
+            for (size_t c0 = 0; c0 < cols; c0 += B)
+                for (size_t c = c0; c < cols && c < c0 + B; c++)
+                    for (size_t r = r0; r < rows && r < r0 + B; r++)
+                        if (dst[c * rows + r] != src[r * cols + c]) return c * rows + r;
+        return SIZE_MAX;
+    }
     for (size_t r0 = 0; r0 < rows; r0 += B)
         for (size_t c0 = 0; c0 < cols; c0 += B)
             for (size_t c = c0; c < cols && c < c0 + B; c++)
@@ -118,11 +128,13 @@ static void run_case(const Case &k, const uint8_t *h_src, const uint8_t *ref, ui
 
 int main(int argc, char **argv)
 {
-    bool quick = false, big = false;
+    bool quick = false, big = false, async_only = false, big_only = false;
     size_t max_elems = SIZE_MAX;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = true;
         else if (!strcmp(argv[i], "--big")) big = true;
+        else if (!strcmp(argv[i], "--async-only")) async_only = true;
+        else if (!strcmp(argv[i], "--big-only")) big = big_only = true;
         else if (!strcmp(argv[i], "--max-elems") && i + 1 < argc)
             max_elems = strtoull(argv[++i], NULL, 10);
     }
@@ -154,7 +166,7 @@ int main(int argc, char **argv)
     std::vector<uint8_t> h_src(maxb + 64), ref(maxb), out(maxb + 64 + GUARD);
 
     for (const Shape &s : shapes) {
-        if ((quick && s.large) || s.r * s.c > max_elems) continue;
+        if ((quick && s.large) || s.r * s.c > max_elems || big_only) continue;
         for (size_t es : esizes) {
             const size_t bytes = s.r * s.c * es;
             fill_random(h_src.data(), bytes);
@@ -165,11 +177,52 @@ int main(int argc, char **argv)
                 for (gp_tile_layout l : layouts) {
                     const bool tiled = l == GP_TILE_NONE || l == GP_TILE_PAD ||
                                        l == GP_TILE_SWIZZLE;
-                    for (int t = 0; t < (tiled && !off ? 8 : 1); t++)
-                        run_case({s.r, s.c, es, l, t, off}, h_src.data(), ref.data(), out.data(),
-                                 d_src, d_dst);
+                    if (async_only) {
+                        if (l == GP_TILE_DEFAULT || l == GP_TILE_NAIVE)
+                            run_case({s.r, s.c, es, l, 0, off}, h_src.data(), ref.data(),
+                                     out.data(), d_src, d_dst);
+                    } else {
+                        for (int t = 0; t < (tiled && !off ? 8 : 1); t++)
+                            run_case({s.r, s.c, es, l, t, off}, h_src.data(), ref.data(),
+                                     out.data(), d_src, d_dst);
+                    }
+                    /* the cp.async kernel (k_async): four shapes x row-major / column-major /
+                     * panel tile order, every layout; misaligned: the fallback with the bit set */
+                    if (tiled)
+                        for (int a : {0, (int)GP_CUDA_TUNE_ALT, (int)GP_CUDA_TUNE_CFG_C,
+                                      (int)GP_CUDA_TUNE_CFG_D, (int)GP_CUDA_TUNE_CFG_E,
+                                      (int)GP_CUDA_TUNE_CFG_F})
+                            for (int o : {0, (int)GP_CUDA_TUNE_COLMAJOR, (int)GP_CUDA_TUNE_GROUP}) {
+                                if (off && (a || o != GP_CUDA_TUNE_COLMAJOR)) continue;
+                                /* row-major: 3 blocks, panel order: 7 (many tiles per block,
+                                 * the stage ring wraps); column-major: the full grid */
+                                gp_cuda_async_grid_cap(o == 0 ? 3 : o == GP_CUDA_TUNE_GROUP ? 7 : 0);
+                                run_case({s.r, s.c, es, l, GP_CUDA_TUNE_ASYNC | a | o, off},
+                                         h_src.data(), ref.data(), out.data(), d_src, d_dst);
+                                gp_cuda_async_grid_cap(0);
+                            }
+                    /* k_async through the bulk copy engine (ASYNC|STREAM): none and pad (swizzle
+                     * runs pad), small grids so that the mbarrier phases wrap */
+                    if ((l == GP_TILE_NONE || l == GP_TILE_PAD) && !off)
+                        for (int a : {0, (int)GP_CUDA_TUNE_ALT, (int)GP_CUDA_TUNE_CFG_C,
+                                      (int)GP_CUDA_TUNE_CFG_D, (int)GP_CUDA_TUNE_CFG_E,
+                                      (int)GP_CUDA_TUNE_CFG_F})
+                            for (int o : {(int)GP_CUDA_TUNE_COLMAJOR, (int)GP_CUDA_TUNE_GROUP}) {
+                                gp_cuda_async_grid_cap(o == GP_CUDA_TUNE_GROUP ? 5 : 0);
+                                run_case({s.r, s.c, es, l,
+                                          GP_CUDA_TUNE_ASYNC | GP_CUDA_TUNE_STREAM | a | o, off},
+                                         h_src.data(), ref.data(), out.data(), d_src, d_dst);
+                                gp_cuda_async_grid_cap(0);
+                            }
+                    /* shapes E, F, E|F (k_vec1h for 1 B), every layout, both tile orders */
+                    if (tiled && !off)
+                        for (int e : {(int)GP_CUDA_TUNE_CFG_E, (int)GP_CUDA_TUNE_CFG_F,
+                                      GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_CFG_F})
+                            for (int o : {0, (int)GP_CUDA_TUNE_COLMAJOR})
+                                run_case({s.r, s.c, es, l, e | o, off}, h_src.data(), ref.data(),
+                                         out.data(), d_src, d_dst);
                     /* the two extra tile shapes (swizzled layout) */
-                    if (l == GP_TILE_SWIZZLE && !off)
+                    if (l == GP_TILE_SWIZZLE && !off && !async_only)
                         for (int t : {(int)GP_CUDA_TUNE_CFG_C, (int)GP_CUDA_TUNE_CFG_D,
                                       GP_CUDA_TUNE_CFG_C | GP_CUDA_TUNE_COLMAJOR,
                                       GP_CUDA_TUNE_CFG_D | GP_CUDA_TUNE_COLMAJOR})
@@ -194,8 +247,30 @@ int main(int argc, char **argv)
             std::vector<uint8_t> hs(bytes), ho(bytes + GUARD);
             fill_random(hs.data(), bytes);
             CK(cudaMemcpy(d_src, hs.data(), bytes, cudaMemcpyHostToDevice));
-            run_case({s.r, s.c, 1, GP_TILE_DEFAULT, 0, 0}, hs.data(), nullptr, ho.data(), d_src,
-                     d_dst);
+            const bool vec = s.r % 16 == 0 && s.c % 16 == 0;
+            if (!vec) {
+                run_case({s.r, s.c, 1, GP_TILE_DEFAULT, 0, 0}, hs.data(), nullptr, ho.data(),
+                         d_src, d_dst);
+            } else {
+                /* the vector kernels, each against one reference (blocked host transpose) */
+                std::vector<uint8_t> rf(bytes);
+                const size_t B = 64;
+                for (size_t r0 = 0; r0 < s.r; r0 += B)
+                    for (size_t c0 = 0; c0 < s.c; c0 += B)
+                        for (size_t c = c0; c < s.c && c < c0 + B; c++)
+                            for (size_t r = r0; r < s.r && r < r0 + B; r++)
+                                rf[c * s.r + r] = hs[r * s.c + c];
+                const int tunes[] = {
+                    -1, /* default */
+                    GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_COLMAJOR, /* k_vec1h */
+                    GP_CUDA_TUNE_ASYNC | GP_CUDA_TUNE_ALT | GP_CUDA_TUNE_GROUP, /* cp.async */
+                    GP_CUDA_TUNE_ASYNC | GP_CUDA_TUNE_STREAM | GP_CUDA_TUNE_COLMAJOR, /* bulk */
+                };
+                for (int t : tunes)
+                    run_case({s.r, s.c, 1, t < 0 ? GP_TILE_DEFAULT : GP_TILE_SWIZZLE,
+                              t < 0 ? 0 : t, 0},
+                             hs.data(), rf.data(), ho.data(), d_src, d_dst);
+            }
             printf("%zu x %zu (1 B, %.2f G elements): %d runs, %d failures so far\n", s.r, s.c,
                    bytes / 1e9, g_runs, g_fail);
             CK(cudaFree(d_src));
