@@ -54,6 +54,8 @@ def parse_args(description, default_np=1, extra=None):
                     help="seconds per gpipe call; a call that takes longer is a hang (failure)")
     ap.add_argument("--only", action="append", default=[],
                     help="run only cases whose name contains this (repeatable)")
+    ap.add_argument("--skip", action="append", default=[],
+                    help="skip cases whose name contains this (repeatable; after --only)")
     ap.add_argument("--keep", action="store_true", help="keep the temporary directory")
     ap.add_argument("-v", "--verbose", action="store_true", help="print every command")
     if extra:
@@ -92,6 +94,10 @@ def mpi_env():
     # exited (~2 s per failing run at 1-2 ranks). gpipe's ranks agree on failure and pass
     # MPI_Finalize (a barrier) before any exits, so nothing of theirs is cut short.
     env.setdefault("OMPI_MCA_odls_base_sigkill_timeout", "0")
+    # `make test` runs two test trees side by side on a 2-core machine: a rank waiting in a
+    # collective yields the core instead of spinning on it (Open MPI does so by itself only when
+    # one job alone has more ranks than cores).
+    env.setdefault("OMPI_MCA_mpi_yield_when_idle", "1")
     return env
 
 
@@ -346,7 +352,8 @@ class Suite:
                                                            args.mpiexec, self.tmp), flush=True)
 
     def selected(self, name):
-        return not self.args.only or any(s in name for s in self.args.only)
+        return ((not self.args.only or any(s in name for s in self.args.only))
+                and not any(s in name for s in getattr(self.args, "skip", [])))
 
     def casedir(self, name):
         d = os.path.join(self.tmp, re.sub(r"[^A-Za-z0-9_.-]", "_", name))
