@@ -23,7 +23,6 @@ foreach(np 1 2 3 4)
     add_test(NAME mpi_reduce_np${np}_${part}
              COMMAND ${GP_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_reduce.py
                      --gpipe $<TARGET_FILE:gpipe> --np ${np} --timeout 120 ${sel})
-    set_tests_properties(mpi_reduce_np${np}_${part} PROPERTIES LABELS "mpi;reduce" TIMEOUT 1800
-                         COST ${np}00)
+    set_tests_properties(mpi_reduce_np${np}_${part} PROPERTIES LABELS "mpi;reduce" TIMEOUT 1800)
   endforeach()
 endforeach()
