@@ -10,6 +10,7 @@
  *   argmax_cols: gpipe's kernels exactly as `gpipe reduce --device cuda` runs them on a panel
  *               (gp_cuda_r*_dev: the device part of gp_cuda_rsum/rext/rarg; no host copy timed)
  *   legacy_*    the same with the first version of the kernels (kernels=legacy)
+ *   batch=K_*   sum_all, sum_rows, sum_cols with the other ways of adding f32 (tuning batch=0|1|2)
  * GB/s = bytes of the matrix read / time (CUB and gpipe alike); "r+w GB/s" adds the bytes the op
  * writes (rows: 8 B per row, cols: 16 B per column for gpipe, 4 B per row for CUB), which bounds
  * the 2^27x4 row and 4x2^27 column cases. Timing: CUDA events around each call on the stream
@@ -22,7 +23,8 @@
  * --tune: every sum kernel over threads per block x blocks per SM x loads in flight, the best per
  * op and shape (results never depend on it; tests/gpu/test_cuda_reduce.c checks that).
  * usage: bench_reduce_gpu [--reps N] [--json FILE] [--tune] [--data uniform|wide] [--no-verify]
- *                         [--quick]   (exit 0 ok, 1 verification failed, 2 error) */
+ *                         [--quick] [--shape I]   (I: only the I-th shape, 0..4, e.g. under ncu)
+ *                         (exit 0 ok, 1 verification failed, 2 error) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -357,7 +359,7 @@ int main(int argc, char **argv)
     Ctx c;
     const double t_start = seconds();
     const char *json = NULL, *data = "uniform";
-    int tune = 0, verify = 1, quick = 0;
+    int tune = 0, verify = 1, quick = 0, only = -1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc) c.reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
@@ -365,9 +367,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--tune")) tune = 1;
         else if (!strcmp(argv[i], "--no-verify")) verify = 0;
         else if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--shape") && i + 1 < argc) only = atoi(argv[++i]);
         else {
             fprintf(stderr, "usage: bench_reduce_gpu [--reps N] [--json FILE] [--tune] [--data uniform|wide] "
-                    "[--no-verify] [--quick]\n");
+                    "[--no-verify] [--quick] [--shape 0..4]\n");
             return 2;
         }
     }
@@ -427,6 +430,7 @@ int main(int argc, char **argv)
     char best_cfg[5][3][96] = {{{0}}};
     for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
         const size_t R = shapes[si].r, C = shapes[si].c;
+        if (only >= 0 && (int)si != only) continue;
         if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err)) die(c, "tune");
         double copy = time_ms(c, [&] { CK(cudaMemcpyAsync(c.dst, c.x, c.bytes, cudaMemcpyDeviceToDevice, c.s)); });
         double copy_gbps = 2.0 * c.bytes / copy / 1e6;
@@ -477,6 +481,19 @@ int main(int argc, char **argv)
             double wr = o == SUM_ROWS ? 14.0 * 8 * R : o == SUM_COLS ? 14.0 * 8 * C : 0;
             record(c, name, R, C, ms, wr, cub_gbps, copy_gbps, note);
         }
+        /* the fast kernels with the other ways of adding f32 (batch=0: one TwoSum per 4 elements,
+         * the previous default; 1: one per step of U x 4; 2: steps in runs) */
+        for (const char *bt : {"batch=0", "batch=1", "batch=2"}) {
+            if (strstr(deftune, bt)) continue;
+            if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err) ||
+                gp_cuda_reduce_tune(c.cu, bt, c.err, sizeof c.err)) die(c, "tune");
+            for (int o : {SUM_ALL, SUM_ROWS, SUM_COLS}) {
+                double ms = time_ms(c, [&] { run_op(c, o, c.x, R, C); });
+                char name[64];
+                snprintf(name, sizeof name, "%s_%s", bt, op_name[o]);
+                record(c, name, R, C, ms, op_written(o, R, C), cub_gbps, copy_gbps, "f32 adds (tuning batch)");
+            }
+        }
         if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err)) die(c, "tune");
         if (tune && seconds() - t_start > 60) {
             printf("%-18s %-13s skipped: 60 s spent (the whole run must stay under 90 s)\n", "tune", "");
@@ -502,6 +519,16 @@ int main(int argc, char **argv)
                 printf("%-18s %-13s best %s: %.1f GB/s (x%.3f CUB)\n", op_name[o], "tune", best_cfg[si][o],
                        best_tune[si][o], best_tune[si][o] / cub_gbps);
                 fflush(stdout);
+            }
+            /* lanes per row of the row sums: fewest steps per lane (rsteps) at the default config */
+            for (int rs : {1, 2, 4, 8, 16}) {
+                char cfg[96];
+                snprintf(cfg, sizeof cfg, "rsteps=%d", rs);
+                if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err) ||
+                    gp_cuda_reduce_tune(c.cu, cfg, c.err, sizeof c.err)) die(c, "tune");
+                double ms = time_ms(c, [&] { run_op(c, SUM_ROWS, c.x, R, C); });
+                printf("%-18s %-13s %s: %.1f GB/s (x%.3f CUB)\n", "sum_rows", "rsteps", cfg, c.bytes / ms / 1e6,
+                       c.bytes / ms / 1e6 / cub_gbps);
             }
             if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err)) die(c, "tune");
         }

@@ -6,7 +6,7 @@
 # usage (on the GPU machine): source .devdeps/activate.sh && bash bench/run-gpu.sh [build-gpu]
 set -u
 B=${1:-build-gpu}
-PART=${2:-all}   # tests | bench | all
+PART=${2:-all}   # tests | bench | reduce | all
 O=${OUT:-/tmp/gpipe-gpu}
 mkdir -p "$O"
 W=$(mktemp -d /tmp/gpipe-run-XXXXXX)
@@ -17,12 +17,34 @@ nproc | sed 's/^/cpus: /' | tee -a "$O/gpu.txt"
 t0=$SECONDS
 step() { printf '%-28s %s\n' "$1" "$2" >> "$O/summary.txt"; }
 
-if [ "$PART" != bench ]; then
+if [ "$PART" = tests ] || [ "$PART" = all ]; then
 timeout 420 ctest --test-dir "$B" -L gpu --output-on-failure > "$O/ctest-gpu.log" 2>&1
 step "ctest -L gpu" "rc=$? $(grep -E 'tests passed|tests failed' "$O/ctest-gpu.log" | tail -1) ($((SECONDS - t0)) s)"
 
 GP_REDUCE_NPS=2 GP_REDUCE_OPS="sum sumsq max argmax" GP_REDUCE_FILES="plain plaintall plainwide nan f32 wide" timeout 600 bash tests/gpu/check_reduce_gpu.sh "$B/gpipe" > "$O/reduce-gpu.log" 2>&1
 step "reduce CPU==CUDA" "rc=$? $(tail -1 "$O/reduce-gpu.log") ($((SECONDS - t0)) s)"
+fi
+# reductions only (issue 5): SASS of the f32 sum kernels, the CUDA == CPU test, the bench against
+# CUB (with --tune), and Nsight Compute's view of the sum kernels on three shapes
+if [ "$PART" = reduce ]; then
+  command -v cuobjdump >/dev/null && cuobjdump -sass "$B/bench/bench_reduce_gpu" > "$W/reduce.sass" 2>/dev/null &&
+    step "sass k_sum_all<f32,4>" "$(awk '/Function : .*fast9k_sum_allIfLi4E/{f=1;next} /Function :/{f=0} f' "$W/reduce.sass" | grep -oE 'VIMNMX3|VIADDMNMX|F2F.F64.F32|DADD|LDG.E.128[.A-Z]*' | sort | uniq -c | tr '\n' ' ')"
+  timeout 400 "$B/tests/gpu/test_cuda_reduce" > "$O/test-cuda-reduce.log" 2>&1
+  step "test_cuda_reduce" "rc=$? $(tail -1 "$O/test-cuda-reduce.log") ($((SECONDS - t0)) s)"
+  timeout 200 "$B/bench/bench_reduce_gpu" ${GP_BENCH_TUNE---tune} --json "$O/bench-reduce-gpu.jsonl" > "$O/bench-reduce-gpu.txt" 2>&1
+  step "bench reduce vs CUB" "rc=$? ($((SECONDS - t0)) s)"
+  if command -v ncu >/dev/null; then
+    for spec in ${GP_NCU_SPECS:-0:all:2 0:all:0 0:cols:2 2:rows:2 4:rows:2 4:cols:2}; do
+      IFS=: read -r sh k bt <<< "$spec"
+      GP_CUDA_REDUCE=batch=$bt timeout 100 ncu --clock-control none -k regex:"k_sum_$k\$" --launch-skip 2 --launch-count 1 \
+        --section SpeedOfLight --section ComputeWorkloadAnalysis --section Occupancy --section WarpStateStats --section LaunchStats \
+        "$B/bench/bench_reduce_gpu" --shape "$sh" --reps 1 --no-verify > "$W/ncu.txt" 2>&1
+      step "ncu shape $sh $k batch=$bt" "rc=$? mem% sm% regs occ% $(grep -E 'Memory Throughput|Compute \(SM\) Throughput|Registers Per|Achieved Occupancy' "$W/ncu.txt" | awk '{print $NF}' | tr '\n' ' ')"
+      { echo "=== ncu shape $sh k_sum_$k batch=$bt"; cat "$W/ncu.txt"; } >> "$O/ncu-reduce.txt"
+    done
+  fi
+  grep -E '^(copy|cub_sum|plain_sum|cub_rows|sum_|batch=|legacy_sum)|best|rsteps|targets|whole sum|row sums|col sums|verification|FAIL' "$O/bench-reduce-gpu.txt"
+  echo "== summary"; cat "$O/summary.txt"; rm -rf "$W"; exit 0
 fi
 if [ "$PART" != tests ]; then
 

@@ -71,6 +71,10 @@ static inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
 static inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
 static inline unsigned long long min(unsigned long long a, unsigned long long b) { return a < b ? a : b; }
 static inline unsigned long long max(unsigned long long a, unsigned long long b) { return a > b ? a : b; }
+static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
+/* sm_90 DPX intrinsics (single instructions there) */
+static inline unsigned __vimax3_u32(unsigned a, unsigned b, unsigned c) { return max(max(a, b), c); }
+static inline unsigned __viaddmin_u32(unsigned a, unsigned b, unsigned c) { return min(a + b, c); }
 template <typename T> static inline T __ldg(const T *p) { return *p; }
 static inline long long clock64()
 {

@@ -395,8 +395,13 @@ __global__ void k_ext_rows(const T *__restrict__ x, size_t rows, size_t cols, gp
  *  - really 16-byte loads (A16 is 16-byte aligned: the first version's V16 has the element's
  *    alignment, so its "vector" loads may be split), U of them issued before any is used, blocks
  *    reading contiguous tiles, grids from the occupancy of each kernel;
- *  - f32 sums: four elements are added in double first when that is exact (their exponents
- *    within 27 of each other: 24 + 27 + 2 bits fit in 53), so one TwoSum per 4 elements;
+ *  - f32 sums: the U x 4 elements of a thread's step (axes all and rows; U rows of a column for
+ *    cols) are added in double first when that is exact (their exponents within 29 - log2(4U) of
+ *    each other: sumNf), and consecutive steps are added in double as long as all their elements
+ *    together pass the same test (a Run, tuning batch=2, the default); a run costs one TwoSum
+ *    when it ends, so for data of one scale the TwoSums vanish from the loop. batch=1: one TwoSum
+ *    per step; batch=0 (the previous default) four elements at a time (sum4f: within 27); a step
+ *    that fails every test goes element by element;
  *  - rows and cols of float types produce compact results instead of a superaccumulator per
  *    target: each row's exact sum rounded once on the device (a0 + a1 of an expansion that never
  *    spilled is exact, and one IEEE addition of two doubles is correctly rounded: the same bits as
@@ -465,6 +470,85 @@ __device__ __forceinline__ bool sum4f(float x0, float x1, float x2, float x3, do
     return mx < 0x7f800000u && emax - emin <= 27;
 }
 
+/* s = x[0] + ... + x[N-1] in double, as a pairwise tree; true when the sum is exact: all finite
+ * (a NaN or Inf makes s NaN or Inf) and the exponent fields (subnormals count as 1, zeros ignored)
+ * within 29 - ceil(log2 N) of each other. Every value is then a multiple of 2^(Emin-150) below
+ * 2^(Emax-126), so any partial sum of N of them fits 24 + (Emax-Emin) + log2 N <= 53 bits: the one
+ * TwoSum per N elements that follows replaces one per 4 (sum4f), and the exponent test costs two
+ * integer operations per element (__viaddmin_u32 and __vimax3_u32 are single DPX instructions on
+ * sm_90). sum4f is the N = 4 case written out. */
+template <int N> struct Log2Up { static constexpr int v = N <= 1 ? 0 : 1 + Log2Up<(N + 1) / 2>::v; };
+template <> struct Log2Up<1> { static constexpr int v = 0; };
+/* The exactness test of a double sum of n >= 2 floats whose absolute bit patterns have the maximum
+ * mx and the minimum non-zero value mn + 1 (mn = ~0: all zero). */
+__device__ __forceinline__ bool span_ok(unsigned mx, unsigned mn, unsigned n)
+{
+    const int emax = (int)(mx >> 23), emin = max((int)((mn + 1u) >> 23), 1);
+    return mx < 0x7f800000u && emax - emin + (32 - __clz((int)(n - 1u))) <= 29;
+}
+template <int N>
+__device__ __forceinline__ double sumNf_raw(const float (&x)[N], unsigned &mx, unsigned &mn)
+{
+    static_assert(N % 2 == 0 && N >= 4, "sumNf: N even");
+    mx = 0u;
+    mn = ~0u;
+    double t[N];
+#pragma unroll
+    for (int i = 0; i < N; i += 2) {
+        const unsigned u0 = __float_as_uint(x[i]) & 0x7fffffffu, u1 = __float_as_uint(x[i + 1]) & 0x7fffffffu;
+        mx = __vimax3_u32(mx, u0, u1);
+        mn = __viaddmin_u32(u0, ~0u, mn);   /* min(u - 1): a zero wraps to the top and is ignored */
+        mn = __viaddmin_u32(u1, ~0u, mn);
+        t[i] = (double)x[i];
+        t[i + 1] = (double)x[i + 1];
+    }
+#pragma unroll
+    for (int w = 1; w < N; w *= 2)
+#pragma unroll
+        for (int i = 0; i + w < N; i += 2 * w) t[i] = __dadd_rn(t[i], t[i + w]);
+    return t[0];
+}
+template <int N>
+__device__ __forceinline__ bool sumNf(const float (&x)[N], double &s)
+{
+    unsigned mx, mn;
+    s = sumNf_raw<N>(x, mx, mn);
+    return span_ok(mx, mn, N);
+}
+/* A run: consecutive steps' exact sums added in plain double while the test above holds for all
+ * the run's elements together (batch=2); flushed into the expansion by one TwoSum when the next
+ * step would break it and at the end. For data of one scale a run lasts thousands of elements. */
+struct Run {
+    double s;
+    unsigned mx, mn, n;
+};
+__device__ __forceinline__ void run_init(Run &r) { r.s = 0; r.mx = 0u; r.mn = ~0u; r.n = 0u; }
+/* Adds a step of N floats to the run. Returns 1 when it went in; 0 when the run must be flushed
+ * first (*flush = the run's sum) and the step then starts the new run; -1 when, besides, the step
+ * alone is not exact (the run is reset: the caller adds the step element by element). */
+template <int N>
+__device__ __forceinline__ int run_add(Run &r, const float (&x)[N], double *flush)
+{
+    unsigned mx, mn;
+    const double t = sumNf_raw<N>(x, mx, mn);
+    const unsigned mx2 = max(r.mx, mx), mn2 = min(r.mn, mn);
+    if (span_ok(mx2, mn2, r.n + N)) { r.s = __dadd_rn(r.s, t); r.mx = mx2; r.mn = mn2; r.n += N; return 1; }
+    *flush = r.n ? r.s : 0.0;
+    if (span_ok(mx, mn, N)) { r.s = t; r.mx = mx; r.mn = mn; r.n = N; return 0; }
+    run_init(r);
+    return -1;
+}
+/* The U vectors of a thread's step as one array of floats for sumNf. */
+template <typename T, int U>
+__device__ __forceinline__ void flat(const A16<T> (&v)[U], float (&f)[U * 16 / sizeof(T)])
+{
+    constexpr int VEC = 16 / sizeof(T);
+#pragma unroll
+    for (int u = 0; u < U; u++)
+#pragma unroll
+        for (int j = 0; j < VEC; j++) f[u * VEC + j] = (float)v[u].v[j];
+}
+
 /* One element into an expansion that may not spill: NaN/Inf and spills set bad (the target then
  * goes to the exact fallback). Float types only. */
 template <typename T>
@@ -514,7 +598,7 @@ __device__ __forceinline__ void vadd_all(TState &s, const A16<T> &v, int sq, ull
 /* axis all: grid-stride over tiles of blockDim.x * U vectors (one contiguous tile per block per
  * step), U loads in flight per thread, spills into a shared superaccumulator as in k_sum_all. */
 template <typename T, int U>
-__global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t n, int sq, gp_xfmt f, ull *gacc)
+__global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, gp_xfmt f, ull *gacc)
 {
     GP_EXTERN_SHARED(ull, sh);
     const int w = f.nl + GP_XSPECIAL, isf = Elem<T>::F;
@@ -522,6 +606,8 @@ __global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t
     __syncthreads();
     TState s;
     ts_init(s);
+    Run run;
+    run_init(run);
     constexpr int VEC = 16 / sizeof(T);
     const size_t nv = n / VEC, tile = (size_t)blockDim.x * U;
     const A16<T> *xv = reinterpret_cast<const A16<T> *>(x);
@@ -532,9 +618,26 @@ __global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t
             size_t i = b + (size_t)u * blockDim.x + threadIdx.x;
             v[u] = i < nv ? ld16(xv + i) : zero16<T>();   /* zeros add nothing */
         }
+        if constexpr (std::is_same<T, float>::value && U >= 2) {
+            if (!sq && batch) {
+                float fl[U * VEC];
+                double t;
+                flat<T, U>(v, fl);
+                if (batch == 2) {
+                    const int k = run_add<U * VEC>(run, fl, &t);
+                    if (k > 0) continue;
+                    if (t != 0) exp_add(s.a, t, sh, f.lo);
+                    if (k == 0) continue;
+                } else if (sumNf<U * VEC>(fl, t)) {
+                    exp_add(s.a, t, sh, f.lo);
+                    continue;
+                }
+            }
+        }
 #pragma unroll
         for (int u = 0; u < U; u++) vadd_all<T>(s, v[u], sq, sh, f.lo);
     }
+    if (run.n && run.s != 0) exp_add(s.a, run.s, sh, f.lo);
     for (size_t i = nv * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
         ts_add<T>(s, x[i], sq, sh, f.lo);
     ts_warp_merge(s, sh, f.lo, isf);
@@ -579,7 +682,7 @@ __device__ __forceinline__ RowSeg row_seg(const T *p, size_t cols, size_t s, siz
  * expansion of each segment into phi/plo[item] (NaN in phi: cannot be exact) for
  * k_sum_rows_combine. */
 template <typename T, int U>
-__global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_t rows, size_t cols, int sq, int lg,
+__global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_t rows, size_t cols, int sq, int batch, int lg,
                                                   size_t nseg, double *out, double *phi, double *plo, ull *cnt,
                                                   unsigned *exc)
 {
@@ -591,6 +694,8 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
         const size_t it = i0 + (lane >> lg), r = it / nseg;
         double a0 = 0, a1 = 0;
         bool bad = false;
+        Run run;
+        run_init(run);
         if (it < items) {
             const T *p = x + r * cols;
             const RowSeg g = row_seg(p, cols, it % nseg, nseg);
@@ -604,9 +709,26 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
                     size_t i = b + (size_t)u * G + gl;
                     v[u] = i < g.ve ? ld16(pv + i) : zero16<T>();
                 }
+                if constexpr (std::is_same<T, float>::value && U >= 2) {
+                    if (!sq && batch) {
+                        float fl[U * VEC];
+                        double t;
+                        flat<T, U>(v, fl);
+                        if (batch == 2) {
+                            const int k = run_add<U * VEC>(run, fl, &t);
+                            if (k > 0) continue;
+                            if (t != 0 && !two_add(a0, a1, t)) bad = true;
+                            if (k == 0) continue;
+                        } else if (sumNf<U * VEC>(fl, t)) {
+                            if (!two_add(a0, a1, t)) bad = true;
+                            continue;
+                        }
+                    }
+                }
 #pragma unroll
                 for (int u = 0; u < U; u++) fadd_vec<T>(a0, a1, bad, v[u], sq);
             }
+            if (run.n && run.s != 0 && !two_add(a0, a1, run.s)) bad = true;
             if (g.tail)
                 for (size_t i = g.h + g.nv * VEC + gl; i < cols; i += G) fadd1<T>(a0, a1, bad, p[i], sq);
         }
@@ -626,19 +748,34 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
     }
 }
 
-/* The nseg segment expansions of each row into its rounded sum (or the exception list). */
+/* The nseg segment expansions of each row into its rounded sum (or the exception list): one warp
+ * per row, lanes over the segments, then a shuffle tree (any order: every merge is exact or marks
+ * the row for the exact fallback, so the bits never depend on it). A thread per row walking
+ * thousands of segments was the whole cost of few long rows (4 x 2^27: 0.6 ms of 1.2). */
 __global__ void k_sum_rows_combine(const double *__restrict__ phi, const double *__restrict__ plo, size_t rows,
                                    size_t nseg, double *out, ull *cnt, unsigned *exc)
 {
-    for (size_t r = blockIdx.x * (size_t)blockDim.x + threadIdx.x; r < rows; r += (size_t)gridDim.x * blockDim.x) {
+    const int lane = threadIdx.x & 31;
+    const size_t nw = ((size_t)gridDim.x * blockDim.x) >> 5;
+    for (size_t r = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5; r < rows; r += nw) {
         double a0 = 0, a1 = 0;
         bool bad = false;
-        for (size_t s = 0; s < nseg && !bad; s++) {
+        for (size_t s = lane; s < nseg && !bad; s += 32) {
             double b0 = phi[r * nseg + s], b1 = plo[r * nseg + s];
             if (isnan(b0) || !two_merge(a0, a1, b0, b1)) bad = true;
         }
-        if (bad) { out[r] = 0; push_exc(cnt, exc, r); }
-        else out[r] = __dadd_rn(a0, a1);
+        for (int off = 16; off > 0; off >>= 1) {
+            double b0 = __shfl_down_sync(FULL, a0, off), b1 = __shfl_down_sync(FULL, a1, off);
+            int bb = __shfl_down_sync(FULL, (int)bad, off);
+            if (lane < off) {
+                if (bb) bad = true;
+                else if (!bad && !two_merge(a0, a1, b0, b1)) bad = true;
+            }
+        }
+        if (lane == 0) {
+            if (bad) { out[r] = 0; push_exc(cnt, exc, r); }
+            else out[r] = __dadd_rn(a0, a1);
+        }
     }
 }
 
@@ -726,7 +863,7 @@ __device__ __forceinline__ void load_cols(const T *__restrict__ x, size_t cols, 
  * listed, hi = lo = 0); several: partials [y][col], NaN in hi marking a column to list. */
 template <typename T, int VEC, int U>
 __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_t rows, size_t cols, size_t rpb,
-                                                  int CV, int sq, double *hi, double *lo, ull *cnt, unsigned *exc)
+                                                  int CV, int sq, int batch, double *hi, double *lo, ull *cnt, unsigned *exc)
 {
     GP_EXTERN_SHARED(double, shd);
     const int t = threadIdx.x, RS = blockDim.x / CV, cx = t % CV, ry = t / CV;
@@ -734,8 +871,9 @@ __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_
     const size_t r0 = (size_t)blockIdx.y * rpb, r1 = r0 + rpb < rows ? r0 + rpb : rows;
     double a0[VEC], a1[VEC];
     bool bad[VEC];
+    Run run[VEC];
 #pragma unroll
-    for (int j = 0; j < VEC; j++) { a0[j] = 0; a1[j] = 0; bad[j] = false; }
+    for (int j = 0; j < VEC; j++) { a0[j] = 0; a1[j] = 0; bad[j] = false; run_init(run[j]); }
     if (ry < RS && c0 < cols) {
         for (size_t r = r0 + ry; r < r1; r += (size_t)RS * U) {
             T val[U][VEC];
@@ -745,6 +883,21 @@ __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_
             for (int j = 0; j < VEC; j++) {
                 if constexpr (std::is_same<T, float>::value && U % 4 == 0) {
                     if (!sq) {
+                        if (batch) {   /* the U rows of this column as one exact double sum */
+                            float fl[U];
+                            double t;
+#pragma unroll
+                            for (int u = 0; u < U; u++) fl[u] = val[u][j];
+                            if (batch == 2) {
+                                const int k = run_add<U>(run[j], fl, &t);
+                                if (k > 0) continue;
+                                if (t != 0 && !two_add(a0[j], a1[j], t)) bad[j] = true;
+                                if (k == 0) continue;
+                            } else if (U >= 8 && sumNf<U>(fl, t)) {
+                                if (!two_add(a0[j], a1[j], t)) bad[j] = true;
+                                continue;
+                            }
+                        }
 #pragma unroll
                         for (int g = 0; g < U; g += 4) {
                             double s;
@@ -761,50 +914,49 @@ __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_
                 for (int u = 0; u < U; u++) fadd1<T>(a0[j], a1[j], bad[j], val[u][j], sq);
             }
         }
-    }
-    if (RS > 1) {   /* uniform over the block */
-        double *s0 = shd, *s1 = shd + (size_t)blockDim.x * VEC;
 #pragma unroll
-        for (int j = 0; j < VEC; j++) {
-            s0[t * VEC + j] = bad[j] ? qnan() : a0[j];
-            s1[t * VEC + j] = a1[j];
+        for (int j = 0; j < VEC; j++)
+            if (run[j].n && run[j].s != 0 && !two_add(a0[j], a1[j], run[j].s)) bad[j] = true;
+    }
+    /* Results go through shared memory: the RS row lanes of a column merged there, then written
+     * by consecutive threads to consecutive columns (whole 32-byte sectors). A thread writing its
+     * own VEC columns left each store instruction a quarter of every sector it touched, and the
+     * 4 x 2^27 column sums moved twice their bytes through DRAM (ncu: 86% busy at 1.7 TB/s). */
+    double *s0 = shd, *s1 = shd + (size_t)blockDim.x * VEC;
+#pragma unroll
+    for (int j = 0; j < VEC; j++) {
+        s0[t * VEC + j] = bad[j] ? qnan() : a0[j];
+        s1[t * VEC + j] = a1[j];
+    }
+    __syncthreads();
+    for (int m = RS; m > 1;) {   /* uniform over the block */
+        int h = (m + 1) >> 1;
+        if (ry < m - h) {
+#pragma unroll
+            for (int j = 0; j < VEC; j++) {
+                int i = t * VEC + j, o = (t + h * CV) * VEC + j;
+                double b0 = s0[i], b1 = s1[i], d0 = s0[o], d1 = s1[o];
+                if (isnan(b0) || isnan(d0) || !two_merge(b0, b1, d0, d1)) b0 = qnan();
+                s0[i] = b0;
+                s1[i] = b1;
+            }
         }
         __syncthreads();
-        for (int m = RS; m > 1;) {
-            int h = (m + 1) >> 1;
-            if (ry < m - h) {
-#pragma unroll
-                for (int j = 0; j < VEC; j++) {
-                    int i = t * VEC + j, o = (t + h * CV) * VEC + j;
-                    double b0 = s0[i], b1 = s1[i], d0 = s0[o], d1 = s1[o];
-                    if (isnan(b0) || isnan(d0) || !two_merge(b0, b1, d0, d1)) b0 = qnan();
-                    s0[i] = b0;
-                    s1[i] = b1;
-                }
-            }
-            __syncthreads();
-            m = h;
-        }
-#pragma unroll
-        for (int j = 0; j < VEC; j++) {
-            a0[j] = s0[t * VEC + j];
-            a1[j] = s1[t * VEC + j];
-            bad[j] = isnan(a0[j]);
-        }
+        m = h;
     }
-    if (ry == 0) {
-#pragma unroll
-        for (int j = 0; j < VEC; j++) {
-            size_t c = c0 + j;
-            if (c >= cols) break;
-            if (gridDim.y == 1) {
-                if (bad[j]) { hi[c] = 0; lo[c] = 0; push_exc(cnt, exc, c); }
-                else { hi[c] = a0[j]; lo[c] = a1[j]; }
-            } else {
-                size_t o = (size_t)blockIdx.y * cols + c;
-                hi[o] = bad[j] ? qnan() : a0[j];
-                lo[o] = a1[j];
-            }
+    /* lane ry = 0 of column vector cx holds columns base + cx VEC + j at index cx VEC + j */
+    const size_t base = (size_t)blockIdx.x * CV * VEC;
+    for (int i = t; i < CV * VEC; i += blockDim.x) {
+        const size_t c = base + (size_t)i;
+        if (c >= cols) break;
+        const double b0 = s0[i], b1 = s1[i];
+        if (gridDim.y == 1) {
+            if (isnan(b0)) { hi[c] = 0; lo[c] = 0; push_exc(cnt, exc, c); }
+            else { hi[c] = b0; lo[c] = b1; }
+        } else {
+            const size_t o = (size_t)blockIdx.y * cols + c;
+            hi[o] = b0;   /* NaN marks a column for the exact fallback */
+            lo[o] = b1;
         }
     }
 }
@@ -1212,6 +1364,9 @@ struct Tune {
     int bs;        /* threads per block */
     int bps;       /* blocks per SM of the grid-stride kernels (at most what fits) */
     int unroll;    /* 16-byte loads in flight per thread (f32 sums; other types 4) */
+    int batch;     /* f32 sums: 1 one exact double sum per step of U loads (sumNf), 2 steps in runs, 0 sum4f */
+    int rsteps;    /* row sums: fewest steps of U vectors per lane when choosing lanes per row */
+    int autoshape; /* f32 sums: bs and unroll per axis (AutoShape) unless bs, bps or unroll is set */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -1282,8 +1437,9 @@ static int grow(void **p, size_t *cap, size_t need, int pinned, char *err, size_
 
 static void tune_desc(gp_cuda_reduce *c)
 {
-    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d", c->tune.fast ? "fast" : "legacy",
-             c->tune.bs, c->tune.bps, c->tune.unroll);
+    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d",
+             c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
+             c->tune.autoshape);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -1298,12 +1454,15 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         const char *v = eq + 1;
         int n = atoi(v);
         if (!strcmp(tok, "kernels") && (!strcmp(v, "fast") || !strcmp(v, "legacy"))) t.fast = !strcmp(v, "fast");
-        else if (!strcmp(tok, "bs") && (n == 64 || n == 128 || n == 256 || n == 512)) t.bs = n;
-        else if (!strcmp(tok, "bps") && n >= 1 && n <= 64) t.bps = n;
-        else if (!strcmp(tok, "unroll") && (n == 2 || n == 4 || n == 8)) t.unroll = n;
+        else if (!strcmp(tok, "bs") && (n == 64 || n == 128 || n == 256 || n == 512)) { t.bs = n; t.autoshape = 0; }
+        else if (!strcmp(tok, "bps") && n >= 1 && n <= 64) { t.bps = n; t.autoshape = 0; }
+        else if (!strcmp(tok, "unroll") && (n == 2 || n == 4 || n == 8)) { t.unroll = n; t.autoshape = 0; }
+        else if (!strcmp(tok, "auto") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.autoshape = n;
+        else if (!strcmp(tok, "batch") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.batch = n;
+        else if (!strcmp(tok, "rsteps") && n >= 1 && n <= 64) t.rsteps = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
-                     "unroll=2|4|8", tok, v);
+                     "unroll=2|4|8, batch=0|1|2, rsteps=1..64, auto=0|1", tok, v);
             return GP_EINVAL;
         }
     }
@@ -1327,7 +1486,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -1453,12 +1612,14 @@ static unsigned grid_for(gp_cuda_reduce *c, KF kernel, int bs, size_t smem, size
     if (b < 1) b = 1;
     return (unsigned)(b < 0x7fffffff ? b : 0x7fffffff);
 }
-/* G = 2^lg lanes per row: the largest power of two <= 32 with G * U <= the row's vectors. */
-static int rows_lg(size_t cols, size_t es, int U)
+/* G = 2^lg lanes per row: the largest power of two <= min(32, rlanes) that leaves every lane at
+ * least `steps` steps of U vectors (rows of 512 f32 at G = 16 spent more on the lg levels of
+ * shuffle merges than on the data: sums use tuning rsteps, default 4; extrema 1). */
+static int rows_lg(size_t cols, size_t es, int U, int steps)
 {
     size_t nv = cols * es / 16;
     int lg = 0;
-    while (lg < 5 && ((size_t)2 << lg) * (size_t)U <= nv) lg++;
+    while (lg < 5 && ((size_t)2 << lg) * (size_t)U * (size_t)steps <= nv) lg++;
     return lg;
 }
 /* Segments per row: enough (row, segment) items for every group of a full grid (SMs x bps
@@ -1480,14 +1641,15 @@ struct ColGeo {
     size_t bx, by, rpb, smem;
 };
 template <typename KF>
-static ColGeo col_geo(gp_cuda_reduce *c, KF kernel, size_t rows, size_t cols, int vec, int U, size_t smem_per_slot)
+static ColGeo col_geo(gp_cuda_reduce *c, KF kernel, size_t rows, size_t cols, int vec, int U, size_t smem_per_slot,
+                      bool stage)
 {
     ColGeo g;
     const int bs = c->tune.bs;
     size_t vpr = (cols + vec - 1) / vec;
     g.CV = vpr < (size_t)bs ? (int)vpr : bs;
     int RS = bs / g.CV;
-    g.smem = RS > 1 ? (size_t)bs * vec * smem_per_slot : 0;
+    g.smem = (RS > 1 || stage) ? (size_t)bs * vec * smem_per_slot : 0;   /* stage: k_sum_cols' results */
     g.bx = (vpr + g.CV - 1) / g.CV;
     int occ = 0;
     if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kernel, bs, g.smem) != cudaSuccess || occ < 1) {
@@ -1495,7 +1657,10 @@ static ColGeo col_geo(gp_cuda_reduce *c, KF kernel, size_t rows, size_t cols, in
         occ = 1;
     }
     size_t want = (size_t)c->sms * (size_t)(occ < c->tune.bps ? occ : c->tune.bps);
-    g.by = g.bx * 2 >= want ? 1 : (want + g.bx - 1) / g.bx;
+    /* as many y-blocks as fill one wave, never a partial second wave (288 blocks where 264 fit
+     * took 0.41x CUB on 16384 x 32768 instead of ~0.7x) */
+    g.by = g.bx * 2 >= want ? 1 : want / g.bx;
+    if (g.by < 1) g.by = 1;
     size_t minrows = (size_t)RS * U * 4;   /* at least 4 steps per thread */
     g.rpb = (rows + g.by - 1) / g.by;
     if (g.rpb < minrows) g.rpb = minrows;
@@ -1522,7 +1687,7 @@ static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f,
         size_t m = n - s < chunk ? n - s : chunk;
         size_t work = (m / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
         unsigned g = grid_for(c, fast::k_sum_all<T, U>, bs, smem, work);
-        GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x + s, m, sq, f, reinterpret_cast<ull *>(acc));
+        GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x + s, m, sq, c->tune.batch, f, reinterpret_cast<ull *>(acc));
         GP_LAUNCH(1, 32, 0, c->stream, k_norm)(acc, 1, f.nl, w);
     }
 }
@@ -1538,17 +1703,17 @@ static int fsum_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
         GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows1<T, U>)(reinterpret_cast<const fast::A16<T> *>(x), rows, sq, out,
                                                           c->d_cnt, c->d_exc);
     } else {
-        int lg = rows_lg(cols, sizeof(T), U);
+        int lg = rows_lg(cols, sizeof(T), U, c->tune.rsteps);
         size_t nseg = rows_nseg(c, rows, cols, sizeof(T), U, lg);
         size_t per = (size_t)bs >> lg, work = (rows * nseg + per - 1) / per;
         unsigned g = grid_for(c, fast::k_sum_rows<T, U>, bs, 0, work);
         if (nseg > 1) GROW(c->d_part, c->part_cap, rows * nseg * 2 * sizeof(double), 0);
         double *phi = (double *)c->d_part, *plo = phi + rows * nseg;
-        GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows<T, U>)(x, rows, cols, sq, lg, nseg, out, phi, plo, c->d_cnt,
+        GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows<T, U>)(x, rows, cols, sq, c->tune.batch, lg, nseg, out, phi, plo, c->d_cnt,
                                                                c->d_exc);
         if (nseg > 1) {
-            size_t nb = (rows + 255) / 256;
-            GP_LAUNCH((unsigned)nb, 256, 0, c->stream, fast::k_sum_rows_combine)(phi, plo, rows, nseg, out, c->d_cnt,
+            size_t nb = (rows + 7) / 8, cap = (size_t)c->sms * 8;   /* a warp per row */
+            GP_LAUNCH((unsigned)(nb < cap ? nb : cap), 256, 0, c->stream, fast::k_sum_rows_combine)(phi, plo, rows, nseg, out, c->d_cnt,
                                                                                 c->d_exc);
         }
     }
@@ -1562,19 +1727,19 @@ static int fsum_cols(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
                      size_t errlen)
 {
     const int bs = c->tune.bs, w = f.nl + GP_XSPECIAL;
-    ColGeo g = col_geo(c, fast::k_sum_cols<T, VEC, U>, rows, cols, VEC, U, 2 * sizeof(double));
+    ColGeo g = col_geo(c, fast::k_sum_cols<T, VEC, U>, rows, cols, VEC, U, 2 * sizeof(double), true);
     double *hi = (double *)c->d_out, *lo = hi + cols;
     if (g.by > 1) {
         GROW(c->d_part, c->part_cap, g.by * cols * 2 * sizeof(double), 0);
         double *phi = (double *)c->d_part, *plo = phi + g.by * cols;
         GP_LAUNCH(dim3((unsigned)g.bx, (unsigned)g.by), bs, g.smem, c->stream, fast::k_sum_cols<T, VEC, U>)(
-            x, rows, cols, g.rpb, g.CV, sq, phi, plo, c->d_cnt, c->d_exc);
+            x, rows, cols, g.rpb, g.CV, sq, c->tune.batch, phi, plo, c->d_cnt, c->d_exc);
         size_t nb = (cols + 255) / 256, cap = (size_t)c->sms * 8;
         GP_LAUNCH((unsigned)(nb < cap ? nb : cap), 256, 0, c->stream, fast::k_sum_cols_combine)(phi, plo, (int)g.by, cols, hi,
                                                                                           lo, c->d_cnt, c->d_exc);
     } else {
         GP_LAUNCH(dim3((unsigned)g.bx, 1), bs, g.smem, c->stream, fast::k_sum_cols<T, VEC, U>)(
-            x, rows, cols, g.rpb, g.CV, sq, hi, lo, c->d_cnt, c->d_exc);
+            x, rows, cols, g.rpb, g.CV, sq, c->tune.batch, hi, lo, c->d_cnt, c->d_exc);
     }
     GP_LAUNCH((unsigned)c->sms, 256, 8 * w * sizeof(ull), c->stream, fast::k_cols_exact<T>)(
         x, rows, cols, sq, f, c->d_cnt, c->d_exc, c->plan.xcap, c->d_xacc);
@@ -1595,7 +1760,7 @@ static int fext_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
                      ull *oidx, char *err, size_t errlen)
 {
     const int bs = c->tune.bs;
-    int lg = rows_lg(cols, sizeof(T), U);
+    int lg = rows_lg(cols, sizeof(T), U, 1);
     size_t nseg = rows_nseg(c, rows, cols, sizeof(T), U, lg);
     size_t per = (size_t)bs >> lg, work = (rows * nseg + per - 1) / per;
     unsigned g = grid_for(c, fast::k_ext_rows<T, U>, bs, 0, work);
@@ -1619,7 +1784,7 @@ static int fext_cols(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
                      size_t errlen)
 {
     const int bs = c->tune.bs;
-    ColGeo g = col_geo(c, fast::k_ext_cols<T, VEC, U>, rows, cols, VEC, U, 2 * sizeof(ull));
+    ColGeo g = col_geo(c, fast::k_ext_cols<T, VEC, U>, rows, cols, VEC, U, 2 * sizeof(ull), false);
     ull *okey = (ull *)c->d_out, *oidx = okey + cols;
     dim3 grid((unsigned)g.bx, (unsigned)g.by);
     if (g.by > 1 && arg) {
@@ -1649,11 +1814,26 @@ static int farg_all(gp_cuda_reduce *c, const T *x, size_t n, int mn, char *err, 
     return 0;
 }
 
+/* auto=1 (the default, until bs, bps or unroll is set): the f32 sums run the block size and loads
+ * in flight that measured best for each axis over the five shapes of bench_reduce_gpu on the H200
+ * (bench/NOTES.md, 2026-12-01): all 512 x 4, rows 128 x 8 (16-byte rows 256 x 4), cols 512 x 8
+ * (cols: 0.58-0.67x -> 0.78-0.87x CUB against 256 x 4). The tuning is restored on return. */
+struct AutoShape {
+    gp_cuda_reduce *c;
+    Tune saved;
+    AutoShape(gp_cuda_reduce *cc, int bs, int unroll) : c(cc), saved(cc->tune)
+    {
+        if (c->tune.autoshape) { c->tune.bs = bs; c->tune.unroll = unroll; }
+    }
+    ~AutoShape() { c->tune = saved; }
+};
+
 /* U (loads in flight per thread) from the tuning for f32; 4 for the other types. */
 template <typename T>
 static void fsum_all_u(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f, long long *acc)
 {
     if constexpr (std::is_same<T, float>::value) {
+        AutoShape as(c, 512, 4);
         if (c->tune.unroll == 2) fsum_all<T, 2>(c, x, n, sq, f, acc);
         else if (c->tune.unroll == 8) fsum_all<T, 8>(c, x, n, sq, f, acc);
         else fsum_all<T, 4>(c, x, n, sq, f, acc);
@@ -1666,6 +1846,8 @@ static int fsum_rows_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
                        char *err, size_t errlen)
 {
     if constexpr (std::is_same<T, float>::value) {
+        /* 16-byte rows (one thread per row, k_sum_rows1) keep 256 x 4: 128 x 8 lost 10% there */
+        AutoShape as(c, cols * sizeof(T) == 16 ? 256 : 128, cols * sizeof(T) == 16 ? 4 : 8);
         if (c->tune.unroll == 2) return fsum_rows<T, 2>(c, x, rows, cols, sq, f, out, err, errlen);
         if (c->tune.unroll == 8) return fsum_rows<T, 8>(c, x, rows, cols, sq, f, out, err, errlen);
     }
@@ -1679,6 +1861,7 @@ static int fsum_cols_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     constexpr int V = 16 / sizeof(T);
     int vec = col_vec(cols, sizeof(T), V) > 1;
     if constexpr (std::is_same<T, float>::value) {
+        AutoShape as(c, 512, 8);
         if (c->tune.unroll == 8)
             return vec ? fsum_cols<T, V, 8>(c, x, rows, cols, sq, f, err, errlen) : fsum_cols<T, 1, 8>(c, x, rows, cols, sq, f, err, errlen);
     }

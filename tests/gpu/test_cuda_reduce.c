@@ -4,7 +4,8 @@
  * 4 x 2^k wide, unaligned pitches), three kinds of data (plain: the fast paths; wide exponents:
  * the exact fallbacks; small values with NaN/Inf/-0 and ties), each matrix as two panels merged
  * the way the driver merges them, under several kernel configurations (GP_CUDA_REDUCE: the
- * first version's kernels, small and large blocks, 2/4/8 loads in flight, few and many blocks).
+ * first version's kernels, small and large blocks, 2/4/8 loads in flight, few and many blocks, the
+ * three ways of adding f32: batch=0 four at a time, 1 a step of U loads, 2 steps in runs).
  * Exits 77 when no CUDA device is visible. Built for the GPU (label gpu) and, with
  * -DGPIPE_CUDA_EMU=ON, on the CPU emulation (kernels/cuda/emu.h; --quick: small shapes, f32, f64,
  * i32, u8, two configurations per case; ~10 min on a 2-core machine).
@@ -42,13 +43,16 @@ static void fail(const char *tag, const char *fmt, ...)
     }
 }
 
-/* data kinds: 0 plain, 1 wide exponents / full-range integers, 2 ties with NaN, +-Inf, -0 */
+/* data kinds: 0 plain, 1 wide exponents / full-range integers, 2 ties with NaN, +-Inf, -0,
+ * 3 (floats) positive, full mantissas, exponents spread over 27: at the edge of the batched f32
+ * sums' exactness test (spread <= 29 - log2 of the batch), where one more accepted step rounds */
 static void fill(void *buf, size_t n, gp_rtype t, int kind)
 {
     for (size_t i = 0; i < n; i++) {
         double d;
         if (kind == 0) d = urand();
         else if (kind == 1) d = urand() * ldexp(1.0, (int)(rnd() % 81) - 40);
+        else if (kind == 3) d = ldexp(1.0 + (double)(rnd() >> 40) * 0x1p-24, (int)(rnd() % 27) - 13);
         else {
             d = (double)((int)(rnd() % 5) - 2);
             uint64_t r = rnd() % 1000;
@@ -188,8 +192,8 @@ int main(int argc, char **argv)
     static const gp_rtype types[] = {GP_RT_F32, GP_RT_F64, GP_RT_I32, GP_RT_U8, GP_RT_I64, GP_RT_I16, GP_RT_U64};
     static const char *tnames[] = {"f32", "f64", "i32", "u8", "i64", "i16", "u64"};
     static const char *variants[] = {"kernels=fast,bs=256,bps=8,unroll=4", "kernels=legacy,bs=256,bps=8,unroll=4",
-                                     "kernels=fast,bs=128,bps=2,unroll=2", "kernels=fast,bs=512,bps=16,unroll=8",
-                                     "kernels=fast,bs=64,bps=1,unroll=4"};
+                                     "kernels=fast,bs=128,bps=2,unroll=2,batch=1,rsteps=1", "kernels=fast,bs=512,bps=16,unroll=8",
+                                     "kernels=fast,bs=64,bps=1,unroll=4,batch=0"};
     const int nvar = 5, ntypes = quick ? 4 : 7;
     size_t nfallback = 0, ncase = 0;
     for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
@@ -201,8 +205,9 @@ int main(int argc, char **argv)
             if (shapes[si].big && ti >= 3) continue;   /* large shapes: f32, f64, i32 */
             size_t es = gp_rtype_size(t);
             void *buf = malloc(R * C * es + 16);
-            for (int kind = 0; kind < 3; kind++) {
+            for (int kind = 0; kind < 4; kind++) {
                 if (!isf && kind == 2 && t != GP_RT_U8 && t != GP_RT_I64) continue;
+                if (!isf && kind == 3) continue;
                 fill(buf, R * C, t, kind);
                 size_t split = R > 1 ? R / 2 + (rnd() % 2) : R;
                 for (gp_rkind k = GP_RK_SUM; k <= GP_RK_ARGMAX; k++) {
