@@ -12,6 +12,9 @@
  *          one warp per tile row, same three layouts.
  *  k_naive one thread per element, no shared memory (reference point for the bench);
  *  k_big   one block per element for elements larger than 24 KiB.
+ * Selectable, not default (tuning bits; none beat the defaults on the H200, bench/NOTES.md
+ * "Transpose kernels, 2026-12-01"): k_async (cp.async or bulk-copy stages, persistent),
+ * k_vec1h (1 B with 8-row micro-blocks), k_vec shapes with 16 loads in flight (CFG_E/CFG_F).
  * Edges (partial tiles, 1xN, Nx1) are predicated inside the same pass. All indexing is size_t;
  * the grid is one-dimensional over tiles with a grid-stride loop (no gridDim.y limit). */
 #include <stdint.h>
