@@ -395,8 +395,8 @@ __global__ void k_ext_rows(const T *__restrict__ x, size_t rows, size_t cols, gp
  *  - really 16-byte loads (A16 is 16-byte aligned: the first version's V16 has the element's
  *    alignment, so its "vector" loads may be split), U of them issued before any is used, blocks
  *    reading contiguous tiles, grids from the occupancy of each kernel;
- *  - f32 sums: the U x 4 elements of a thread's step (axes all and rows; U rows of a column for
- *    cols) are added in double first when that is exact (their exponents within 29 - log2(4U) of
+ *  - f32 sums: the U x 4 elements of a thread's step (axes all and rows; U >= 8 rows of a column
+ *    for cols, without runs) are added in double first when that is exact (their exponents within 29 - log2(4U) of
  *    each other: sumNf), and consecutive steps are added in double as long as all their elements
  *    together pass the same test (a Run, tuning batch=2, the default); a run costs one TwoSum
  *    when it ends, so for data of one scale the TwoSums vanish from the loop. batch=1: one TwoSum
@@ -871,9 +871,8 @@ __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_
     const size_t r0 = (size_t)blockIdx.y * rpb, r1 = r0 + rpb < rows ? r0 + rpb : rows;
     double a0[VEC], a1[VEC];
     bool bad[VEC];
-    Run run[VEC];
 #pragma unroll
-    for (int j = 0; j < VEC; j++) { a0[j] = 0; a1[j] = 0; bad[j] = false; run_init(run[j]); }
+    for (int j = 0; j < VEC; j++) { a0[j] = 0; a1[j] = 0; bad[j] = false; }
     if (ry < RS && c0 < cols) {
         for (size_t r = r0 + ry; r < r1; r += (size_t)RS * U) {
             T val[U][VEC];
@@ -883,17 +882,16 @@ __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_
             for (int j = 0; j < VEC; j++) {
                 if constexpr (std::is_same<T, float>::value && U % 4 == 0) {
                     if (!sq) {
-                        if (batch) {   /* the U rows of this column as one exact double sum */
+                        /* the U rows of this column as one exact double sum (no runs here: a
+                         * run per column cost registers and occupancy, and the column kernel is
+                         * bound by loads in flight, not by its additions: batch=2 measured the
+                         * same as batch=0 on every shape at U = 4) */
+                        if (batch && U >= 8) {
                             float fl[U];
                             double t;
 #pragma unroll
                             for (int u = 0; u < U; u++) fl[u] = val[u][j];
-                            if (batch == 2) {
-                                const int k = run_add<U>(run[j], fl, &t);
-                                if (k > 0) continue;
-                                if (t != 0 && !two_add(a0[j], a1[j], t)) bad[j] = true;
-                                if (k == 0) continue;
-                            } else if (U >= 8 && sumNf<U>(fl, t)) {
+                            if (sumNf<U>(fl, t)) {
                                 if (!two_add(a0[j], a1[j], t)) bad[j] = true;
                                 continue;
                             }
@@ -914,9 +912,6 @@ __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_
                 for (int u = 0; u < U; u++) fadd1<T>(a0[j], a1[j], bad[j], val[u][j], sq);
             }
         }
-#pragma unroll
-        for (int j = 0; j < VEC; j++)
-            if (run[j].n && run[j].s != 0 && !two_add(a0[j], a1[j], run[j].s)) bad[j] = true;
     }
     /* Results go through shared memory: the RS row lanes of a column merged there, then written
      * by consecutive threads to consecutive columns (whole 32-byte sectors). A thread writing its
