@@ -6,7 +6,7 @@
 # usage (on the GPU machine): source .devdeps/activate.sh && bash bench/run-gpu.sh [build-gpu]
 set -u
 B=${1:-build-gpu}
-PART=${2:-all}   # tests | bench | reduce | all
+PART=${2:-all}   # tests | bench | reduce | final | all
 O=${OUT:-/tmp/gpipe-gpu}
 mkdir -p "$O"
 W=$(mktemp -d /tmp/gpipe-run-XXXXXX)
@@ -44,6 +44,26 @@ if [ "$PART" = reduce ]; then
     done
   fi
   grep -E '^(copy|cub_sum|plain_sum|cub_rows|sum_|batch=|legacy_sum)|best|rsteps|targets|whole sum|row sums|col sums|verification|FAIL' "$O/bench-reduce-gpu.txt"
+  echo "== summary"; cat "$O/summary.txt"; rm -rf "$W"; exit 0
+fi
+# the last call of a session (every change since the last GPU run at once, in ~6 minutes): the gpu
+# tests but the long kernel sweep and sanitizers (their code unchanged since its own run), the
+# reduce CLI CPU == CUDA, the reduce bench without --tune, file -> file cpu and cuda at 8 ranks
+if [ "$PART" = final ]; then
+  timeout 300 ctest --test-dir "$B" -L gpu -E 'gpu_transpose_kernels|gpu_sanitizer' --output-on-failure > "$O/ctest-gpu.log" 2>&1
+  step "ctest -L gpu (short)" "rc=$? $(grep -E 'tests passed|tests failed' "$O/ctest-gpu.log" | tail -1) ($((SECONDS - t0)) s)"
+  GP_REDUCE_NPS=2 GP_REDUCE_OPS="sum sumsq max argmax" GP_REDUCE_FILES="plain plaintall plainwide nan f32 wide" timeout 200 bash tests/gpu/check_reduce_gpu.sh "$B/gpipe" > "$O/reduce-gpu.log" 2>&1
+  step "reduce CPU==CUDA" "rc=$? $(tail -1 "$O/reduce-gpu.log") ($((SECONDS - t0)) s)"
+  timeout 120 "$B/bench/bench_reduce_gpu" --json "$O/bench-reduce-gpu.jsonl" > "$O/bench-reduce-gpu.txt" 2>&1
+  step "bench reduce vs CUB" "rc=$? ($((SECONDS - t0)) s) $(grep -E '^  (whole|row|col)' "$O/bench-reduce-gpu.txt" | awk '{printf "%s %s ", $(NF-1), $NF}')"
+  timeout 120 mpirun -q -n 16 "$B/gpipe" gen "$W/m.h5" --shape 16384x32768 --dtype f32 -q
+  for dev in cpu cuda; do
+    timeout 150 mpirun -q -n 8 "$B/bench/bench_file" "$W/m.h5" --reps 3 --device $dev --stages "$O/file-stages.jsonl" > "$W/file.txt" 2>&1
+    step "file->file $dev np=8" "rc=$? $(grep ratio "$W/file.txt" | awk '{print "ratio", $3}') $(grep 'gpipe transpose' "$W/file.txt" | awk '{print $(NF-1), "GB/s"}')"
+    cat "$W/file.txt" >> "$O/file.txt"
+  done
+  grep -E '^(sum_|cub_sum)|whole sum|row sums|col sums|verification|FAIL' "$O/bench-reduce-gpu.txt"
+  grep -E "^(FAIL|PASS)|Failed|Passed|tests passed|tests failed" "$O/ctest-gpu.log" | tail -12
   echo "== summary"; cat "$O/summary.txt"; rm -rf "$W"; exit 0
 fi
 if [ "$PART" != tests ]; then
