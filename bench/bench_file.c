@@ -5,13 +5,28 @@
  * usage: mpirun -n P bench_file IN.h5 [--reps N] [--mem SIZE] [--device cpu|cuda] [--json] [--stages FILE]
  *        [--panel-rows K] [--chunk RxC]   (the transpose's options; the floor keeps its own plan)
  * --stages FILE appends, per rep, the floor's stage maxima over ranks (setup, read, write, finish:
- * close + fsync + rename) and the transpose's --json line. */
+ * close + fsync + rename) and the transpose's --json line (with its write bands: band_panels,
+ * bands, buffer_bytes). The load average before and after is printed: on a shared machine the
+ * times mean little without it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "io/h5.h"
 #include "pipeline/internal.h"
+
+/* The 1-minute load average ("?" where /proc/loadavg cannot be read). */
+static void loadavg(char *buf, size_t n)
+{
+    FILE *f = fopen("/proc/loadavg", "r");
+    double a = -1;
+    if (f) {
+        if (fscanf(f, "%lf", &a) != 1) a = -1;
+        fclose(f);
+    }
+    if (a < 0) snprintf(buf, n, "?");
+    else snprintf(buf, n, "%.2f", a);
+}
 
 static int cmp(const void *a, const void *b)
 {
@@ -118,6 +133,8 @@ int main(int argc, char **argv)
     snprintf(b, sizeof b, "%s/bench_transpose.h5", dir);
     H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
     double *tc = calloc((size_t)reps, sizeof *tc), *tt = calloc((size_t)reps, sizeof *tt);
+    char load0[32], load1[32];
+    loadavg(load0, sizeof load0);
     copy_once(MPI_COMM_WORLD, in, a, mem);            /* warm the page cache */
     for (int r = 0; r < reps; r++) {                  /* interleaved: drift hits both alike */
         tc[r] = copy_once(MPI_COMM_WORLD, in, a, mem);
@@ -133,6 +150,7 @@ int main(int argc, char **argv)
         }
         tt[r] = transpose_once(MPI_COMM_WORLD, in, b, mem, device, stages);
     }
+    loadavg(load1, sizeof load1);
     qsort(tc, (size_t)reps, sizeof *tc, cmp);
     qsort(tt, (size_t)reps, sizeof *tt, cmp);
     if (!rank) {
@@ -142,14 +160,15 @@ int main(int argc, char **argv)
         double mc = tc[reps / 2], mt = tt[reps / 2];
         if (json)
             printf("{\"bench\":\"file\",\"ranks\":%d,\"bytes\":%.0f,\"floor_s\":%.4f,\"transpose_s\":%.4f,"
-                   "\"floor_gbps\":%.3f,\"transpose_gbps\":%.3f,\"ratio\":%.3f}\n",
-                   P, bytes, mc, mt, bytes / mc / 1e9, bytes / mt / 1e9, mc / mt);
+                   "\"floor_gbps\":%.3f,\"transpose_gbps\":%.3f,\"ratio\":%.3f,\"loadavg\":[\"%s\",\"%s\"]}\n",
+                   P, bytes, mc, mt, bytes / mc / 1e9, bytes / mt / 1e9, mc / mt, load0, load1);
         else
             printf("file->file on %d ranks, %.1f MB file, median of %d:\n"
                    "  floor (read + write, same pattern) %8.4f s  %6.2f GB/s\n"
                    "  gpipe transpose (%s)              %8.4f s  %6.2f GB/s\n"
-                   "  ratio floor/transpose             %8.3f   (target >= 0.9)\n",
-                   P, bytes / 1e6, reps, mc, bytes / mc / 1e9, device, mt, bytes / mt / 1e9, mc / mt);
+                   "  ratio floor/transpose             %8.3f   (target >= 0.9)\n"
+                   "  load average (1 min) before %s, after %s\n",
+                   P, bytes / 1e6, reps, mc, bytes / mc / 1e9, device, mt, bytes / mt / 1e9, mc / mt, load0, load1);
         unlink(a);
         unlink(b);
     }

@@ -697,6 +697,46 @@ gp_status gp_h5_write_blocks(gp_h5_out *out, hid_t mem_type, size_t row0, size_t
     return GP_OK;
 }
 
+gp_status gp_h5_write_pitched(gp_h5_out *out, hid_t mem_type, size_t row0, size_t nrows, size_t nrows_max,
+                              size_t col0, size_t ncols, const void *buf, size_t ld, size_t max_bytes,
+                              gp_error *e)
+{
+    size_t es = H5Tget_size(mem_type), rowb = ncols * es, calls = 1;
+    if (max_bytes && rowb && nrows_max) {
+        size_t per = max_bytes / rowb ? max_bytes / rowb : 1;   /* rows per call */
+        calls = (nrows_max + per - 1) / per;
+    }
+    if (ld < ncols) ld = ncols;
+    gp_status st = GP_OK;
+    for (size_t c = 0; c < calls; c++) {
+        gp_range part = gp__split(nrows, (int)calls, (int)c);
+        hid_t fs = H5Dget_space(out->dset), ms;
+        if (part.count == 0 || ncols == 0) {
+            hsize_t one = 1;
+            H5Sselect_none(fs);
+            ms = H5Screate_simple(1, &one, NULL);
+            H5Sselect_none(ms);
+        } else {
+            hsize_t start[2] = {row0 + part.start, col0}, count[2] = {part.count, ncols};
+            H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL);
+            hsize_t mdims[2] = {part.count, ld}, m0[2] = {0, 0};
+            ms = H5Screate_simple(2, mdims, NULL);
+            if (ld != ncols) H5Sselect_hyperslab(ms, H5S_SELECT_SET, m0, NULL, count, NULL);
+        }
+        hid_t dxpl = coll_dxpl();
+        herr_t rc = H5Dwrite(out->dset, mem_type, ms, fs, dxpl, (const char *)buf + part.start * ld * es);
+        char why[300] = "";
+        if (rc < 0) h5why(why, sizeof why);
+        H5Pclose(dxpl);
+        H5Sclose(ms);
+        H5Sclose(fs);
+        if (rc < 0 && !st)   /* keep calling: the write is collective */
+            st = gp__fail(e, GP_EIO, "%s: writing rows %zu..%zu of %s failed%s", out->final_path, row0,
+                          row0 + nrows, out->dset_path, why);
+    }
+    return st;
+}
+
 gp_status gp_h5_set_attr(gp_h5_out *out, const char *name, const char *value, gp_error *e)
 {
     hid_t t = H5Tcopy(H5T_C_S1);

@@ -68,6 +68,13 @@ gp_status gp_h5_create_output_1d(MPI_Comm comm, const char *output, const char *
 gp_status gp_h5_write_blocks(gp_h5_out *out, hid_t mem_type, size_t row0, size_t nrows,
                              int nblocks, const size_t *col0, const size_t *ncols, const void *buf,
                              gp_error *e);
+/* Collective write of one block: rows [row0, +nrows) x columns [col0, +ncols) from buf, whose
+ * rows are ld elements apart (ld >= ncols; ld == ncols: dense). The block is written in as
+ * few calls as max_bytes per call allows (0: one), the same number on every rank, computed from
+ * nrows_max (the largest nrows of any rank); each call writes whole rows of the block. */
+gp_status gp_h5_write_pitched(gp_h5_out *out, hid_t mem_type, size_t row0, size_t nrows, size_t nrows_max,
+                              size_t col0, size_t ncols, const void *buf, size_t ld, size_t max_bytes,
+                              gp_error *e);
 /* Collective string attribute on the output dataset. */
 gp_status gp_h5_set_attr(gp_h5_out *out, const char *name, const char *value, gp_error *e);
 /* Collective: close the output; when every rank is ok (status agreed inside), rename it into

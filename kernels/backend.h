@@ -20,13 +20,15 @@ typedef enum {
 
 /* One panel of the GPU-to-GPU exchange (transpose_exchange): this rank's rows x cols of A in,
  * its w_me x K block of B out (K = sum of peer_rows; rank p's block in columns
- * [sum_{p' < p} peer_rows[p'], + peer_rows[p])), the write layout of pipeline/exchange.c. */
+ * [sum_{p' < p} peer_rows[p'], + peer_rows[p])), the write layout of pipeline/exchange.c, with
+ * rows recv_ld elements apart (inside a write band of several panels). */
 typedef struct gp_xchg_panel {
     size_t rows, cols, esize;
     int nranks, rank;
     const size_t *col_start, *col_count;  /* per rank q: A's columns that are q's rows of B */
     const size_t *peer_rows;              /* per rank p: its rows of A in this panel */
     double seconds[4];                    /* out: host->device, kernel, exchange, device->host */
+    size_t recv_ld;                       /* recv's row pitch in elements (0: K); a write band's width */
 } gp_xchg_panel;
 
 typedef struct gp_backend gp_backend;

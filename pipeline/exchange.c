@@ -61,13 +61,14 @@ static gp_status mpi_fail(int rc, size_t s, gp_error *e)
     return gp__fail(e, GP_EMPI, "exchange of panel %zu failed: %s", s, msg);
 }
 
-static gp_status post(MPI_Comm comm, const gp_plan *p, size_t s, const void *send, void *recv, gp_exchange *x,
-                      int self, gp_error *e)
+static gp_status post(MPI_Comm comm, const gp_plan *p, size_t s, const void *send, void *recv, size_t ld,
+                      gp_exchange *x, int self, gp_error *e)
 {
     int P = p->nranks, me = p->rank, rc = MPI_SUCCESS;
     size_t es = p->esize, k_me = gp__plan_panel(p, me, s).count, w_me = p->col_blocks[me].count;
     size_t K = 0;
     for (int r = 0; r < P; r++) K += gp__plan_panel(p, r, s).count;
+    if (!ld) ld = K;
 
     x->panel = s;
     x->n = x->ntypes = 0;
@@ -82,7 +83,7 @@ static gp_status post(MPI_Comm comm, const gp_plan *p, size_t s, const void *sen
     for (int r = 0; r < P && rc == MPI_SUCCESS; r++) {
         size_t k_r = gp__plan_panel(p, r, s).count;
         if (k_r && w_me && (self || r != me)) {
-            rc = strided_type(w_me, k_r * es, K * es, &x->types[x->ntypes]);
+            rc = strided_type(w_me, k_r * es, ld * es, &x->types[x->ntypes]);
             if (!rc) rc = MPI_Type_commit(&x->types[x->ntypes]);
             if (!rc) rc = MPI_Irecv((char *)recv + col_off * es, 1, x->types[x->ntypes++], r, 0, comm, &x->req[x->n++]);
         }
@@ -101,15 +102,15 @@ static gp_status post(MPI_Comm comm, const gp_plan *p, size_t s, const void *sen
 }
 
 gp_status gp__exchange_post(MPI_Comm comm, const gp_plan *p, size_t s, const void *send, void *recv,
-                            gp_exchange *x, gp_error *e)
+                            size_t ld, gp_exchange *x, gp_error *e)
 {
-    return post(comm, p, s, send, recv, x, 1, e);
+    return post(comm, p, s, send, recv, ld, x, 1, e);
 }
 
 gp_status gp__exchange_post_others(MPI_Comm comm, const gp_plan *p, size_t s, const void *send, void *recv,
-                                   gp_exchange *x, gp_error *e)
+                                   size_t ld, gp_exchange *x, gp_error *e)
 {
-    return post(comm, p, s, send, recv, x, 0, e);
+    return post(comm, p, s, send, recv, ld, x, 0, e);
 }
 
 gp_status gp__exchange_wait(gp_exchange *x, gp_error *e)
@@ -129,7 +130,7 @@ gp_status gp__exchange_panel(MPI_Comm comm, const gp_plan *p, size_t s, const vo
                              void *recv, gp_error *e)
 {
     gp_exchange x = {0};
-    gp_status st = gp__exchange_post(comm, p, s, send, recv, &x, e);
+    gp_status st = gp__exchange_post(comm, p, s, send, recv, 0, &x, e);
     gp_status st2 = gp__exchange_wait(&x, e);
     return st ? st : st2;
 }

@@ -34,12 +34,34 @@ typedef struct gp_plan {
     size_t npanels;             /* every rank steps through all of them (lockstep) */
     gp_strategy strategy;
     size_t first_row;           /* rows of A before this are already done (--resume) */
+    /* Write bands: S consecutive panels (band b = panels [b S, (b+1) S)) are received into one
+     * band buffer (this rank's rows of B x the band's rows of A, row pitch = the band's width)
+     * and written together; band_bufs buffers (2: band b is written while band b+1 is being
+     * received; 1 when one band holds every panel). Direct: S = 1, the band is the panel. */
+    size_t band_panels;         /* S >= 1 */
+    int band_bufs;              /* 1 or 2 */
+    size_t mem_bytes;           /* every buffer of the plan, per rank (<= --mem when one is given) */
 } gp_plan;
-/* Bytes one rank needs for panels of k rows: read, send and receive buffers, each twice
- * (double-buffered so that reading, transposing, exchanging and writing overlap). */
+/* Bytes one rank needs for panels of k rows with bands of one panel (S = 1): read, send and
+ * receive buffers, each twice (double-buffered so that reading, transposing, exchanging and
+ * writing overlap). The smallest plan for k; gp__plan_make never picks a k above mem / this(1). */
 size_t gp__plan_bytes(gp_strategy st, size_t cols, size_t esize, int nranks, size_t k);
 gp_status gp__plan_make(gp_plan *p, gp_strategy st, size_t rows, size_t cols, size_t esize, int nranks,
                         int rank, size_t mem, size_t panel_rows, gp_error *e);
+/* The same with a map stage's buffer of mid_esize-byte elements beside each read buffer
+ * (0: none). The plan is the same on every rank (it depends on the shape, not on the rank). */
+gp_status gp__plan_make2(gp_plan *p, gp_strategy st, size_t rows, size_t cols, size_t esize, int nranks,
+                         int rank, size_t mem, size_t panel_rows, size_t mid_esize, gp_error *e);
+/* Bytes of every buffer of a plan per rank: two read (+ map) + send buffers of k rows and
+ * band_bufs band buffers of S panels (direct: two read + transposed buffers of k x w). */
+size_t gp__plan_buffer_bytes(gp_strategy st, size_t rows, size_t cols, size_t esize, int nranks, size_t k,
+                             size_t band_panels, int band_bufs, size_t mid_esize);
+/* Columns of B (rows of A) one band buffer holds: min(S P k, rows) (direct: k). */
+size_t gp__plan_band_capacity(const gp_plan *p);
+/* The band of panel s: rows of A [start, +count) = the columns of B written with it; and the
+ * last panel of that band (its write follows that panel's exchange). */
+gp_range gp__plan_band(const gp_plan *p, size_t s);
+size_t gp__plan_band_last(const gp_plan *p, size_t s);
 /* Restrict the plan to rows [first_row, rows) of A (bands restart at first_row). */
 void gp__plan_skip_rows(gp_plan *p, size_t first_row);
 /* The rows of A completely handled once panel s is written: [0, end). */
@@ -68,11 +90,13 @@ typedef struct gp_exchange {
     int n, ntypes;
     size_t panel;
 } gp_exchange;
+/* recv: where column 0 of the panel goes; ld: recv's row pitch in elements (0: K, a dense
+ * w_me x K block; a band buffer's width when the panel lands inside a band). */
 gp_status gp__exchange_post(MPI_Comm comm, const gp_plan *p, size_t s, const void *send, void *recv,
-                            gp_exchange *x, gp_error *e);
+                            size_t ld, gp_exchange *x, gp_error *e);
 /* The same without this rank's block to itself (the caller put it into recv already). */
 gp_status gp__exchange_post_others(MPI_Comm comm, const gp_plan *p, size_t s, const void *send, void *recv,
-                                   gp_exchange *x, gp_error *e);
+                                   size_t ld, gp_exchange *x, gp_error *e);
 gp_status gp__exchange_wait(gp_exchange *x, gp_error *e);
 
 /* ---- fault injection (fault.c): GPIPE_FAULT=STAGE:PANEL[:RANK[:kill|hang]] ------- */

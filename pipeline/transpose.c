@@ -11,6 +11,10 @@
 #include "kernels/backend.h"
 #include "pipeline/internal.h"
 
+/* One collective write call moves at most this much per rank (a band of many panels is written
+ * in pieces of whole rows of B, every rank making the same number of calls). */
+#define GP_WRITE_MAX_BYTES ((size_t)256 << 20)
+
 /* Per-stage seconds: kernel runs on the worker thread (overlapped); wait is the time the main
  * thread spent blocked on the worker or on the exchange, i.e. what overlap did not hide. */
 enum { ST_SETUP, ST_READ, ST_H2D, ST_KERNEL, ST_EXCHANGE, ST_D2H, ST_WRITE, ST_WAIT, ST_FINISH, ST_N };
@@ -264,8 +268,8 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     void *rbuf[2] = {0}, *sbuf[2] = {0}, *xbuf[2] = {0}, *mbuf[2] = {0};
     gp_exchange xch[2] = {{0}};
     gp_worker *worker = NULL;
-    size_t *col0 = NULL, *ncols = NULL, *xcs = NULL, *xcc = NULL, *xpk = NULL;
-    int nccl = 0;
+    size_t *xcs = NULL, *xcc = NULL, *xpk = NULL;
+    int nccl = 0, bb_host = 1;
     MPI_Comm acomm = MPI_COMM_NULL;
     int have_out = 0;
     char output[PATH_MAX];
@@ -290,8 +294,9 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     hid_t otype = o->map ? (hid_t)o->map->out_type : in.type;
     size_t in_es = in.esize, es = H5Tget_size(otype);
     make_backend(comm, o->device, &be, err);
-    if (!err->code && gp__plan_make(&plan, o->strategy, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank,
-                                    mem, o->panel_rows, err))
+    size_t mid_es = o->map ? es : 0;   /* the map stage's output buffer beside each read buffer */
+    if (!err->code && gp__plan_make2(&plan, o->strategy, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank,
+                                     mem, o->panel_rows, mid_es, err))
         gp__prefix(err, "%s: %s: ", o->input, in.dset_path);
     plan.esize = es;   /* budget sized for the larger element; the exchange moves output elements */
     if ((st = gp__agree(comm, err))) goto done;
@@ -313,36 +318,44 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
                          o->panel_rows, kg);
             } else {
                 gp__plan_free(&plan);
-                gp__plan_make(&plan, o->strategy, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank, mem, kg, err);
+                gp__plan_make2(&plan, o->strategy, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank, mem, kg,
+                               mid_es, err);
                 plan.esize = es;
             }
         }
         if ((st = gp__agree(comm, err))) goto done;
     }
 
-    /* Buffers: read (a block of A), send (its transpose), recv (the write layout); with the
-     * direct strategy there is no exchange and the transpose is written straight from recv. */
+    /* Buffers: read (a block of A), send (its transpose), band (the write layout: this rank's
+     * rows of B x the band's columns, each panel's received blocks at its column offset); with
+     * the direct strategy there is no exchange and the transpose is written straight from the
+     * band buffer (a band is one panel). Band buffers of more than one panel are plain memory
+     * unless a GPU copies into them (NCCL): pinning gigabytes costs more than it saves. */
     int direct = plan.strategy == GP_STRATEGY_DIRECT;
     size_t k = plan.panel_rows, C = in.cols, w_me = plan.col_blocks[rank].count;
     size_t wmax = plan.col_blocks[0].count;
     size_t read_elems = direct ? k * wmax : k * C;
+    size_t band_cap = gp__plan_band_capacity(&plan), band_elems = direct ? read_elems : w_me * band_cap;
+    int nbb = plan.band_bufs;
+    bb_host = nccl || direct || plan.band_panels == 1 || !strcmp(be->name, "cpu");
     for (int i = 0; i < 2; i++) {
         rbuf[i] = xalloc(be, read_elems * in_es);
         mbuf[i] = o->map ? xalloc(be, read_elems * es) : NULL;
         sbuf[i] = direct || nccl ? NULL : xalloc(be, read_elems * es);
-        xbuf[i] = xalloc(be, (direct ? read_elems : w_me * k * (size_t)nranks) * es);
+        if (i < nbb) {
+            size_t bytes = band_elems * es ? band_elems * es : 64;
+            xbuf[i] = bb_host ? xalloc(be, bytes) : aligned_alloc(64, (bytes + 63) / 64 * 64);
+        }
     }
-    col0 = calloc((size_t)nranks, sizeof *col0);
-    ncols = calloc((size_t)nranks, sizeof *ncols);
     xcs = calloc((size_t)nranks, sizeof *xcs);
     xcc = calloc((size_t)nranks, sizeof *xcc);
     xpk = calloc((size_t)nranks, sizeof *xpk);
     worker = gp__worker_create();
-    if (!rbuf[0] || !xbuf[0] || !rbuf[1] || !xbuf[1] || (!direct && !nccl && (!sbuf[0] || !sbuf[1])) ||
-        (o->map && (!mbuf[0] || !mbuf[1])) || !col0 || !ncols || !xcs || !xcc || !xpk || !worker) {
+    if (!rbuf[0] || !xbuf[0] || !rbuf[1] || (nbb > 1 && !xbuf[1]) || (!direct && !nccl && (!sbuf[0] || !sbuf[1])) ||
+        (o->map && (!mbuf[0] || !mbuf[1])) || !xcs || !xcc || !xpk || !worker) {
         char a[32];
         gp__fail(err, GP_ENOMEM, "cannot allocate %s of panel buffers (%zu rows per panel); lower --mem or --panel-rows",
-                 gp__human_bytes((double)gp__plan_bytes(plan.strategy, C, es, nranks, k), a, sizeof a), k);
+                 gp__human_bytes((double)plan.mem_bytes, a, sizeof a), k);
     }
     if ((st = gp__agree(comm, err))) goto done;
 
@@ -398,12 +411,17 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     double journal_every = jenv ? atof(jenv) : 5.0, journal_last = gp__now();
     tstage[ST_SETUP] = gp__now() - t0;
 
-    /* Software pipeline over panels, two buffers of each kind. Iteration i:
-     *   wait exchange i-2 (frees send[i%2], fills recv[i%2]) | worker: transpose i (read[i%2] ->
-     *   send[i%2]) | post exchange i-1 | write i-2 from recv[i%2] | read i+1 into read[(i+1)%2] |
-     *   wait transpose i.  The transpose runs while this thread is inside HDF5; the exchange
-     *   progresses under both. Every collective is entered by every rank in the same order.
-     * Direct: the transpose goes into recv[i%2] and is written one iteration later (lag 1). */
+    /* Software pipeline over panels, two buffers of each kind (read, send), one or two band
+     * buffers. Iteration i:
+     *   wait exchange i-2 (frees send[i%2], fills its columns of its band buffer) | worker:
+     *   transpose i (read[i%2] -> send[i%2]) | post exchange i-1 | write: when panel i-2 is the
+     *   last of its band, the band's columns not yet written (else nothing, unless the journal
+     *   is due: then the band's columns up to panel i-2, so that the journal records only
+     *   written rows) | read i+1 into read[(i+1)%2] | wait transpose i.  The transpose runs while
+     *   this thread is inside HDF5; the exchange progresses under both. Every collective is
+     *   entered by every rank in the same order.
+     * Direct and NCCL: the panel's transpose (NCCL: and exchange) goes into its band buffer on
+     * the worker and is written one iteration later (lag 1). */
     size_t n = plan.npanels, lag = direct || nccl ? 1 : 2;
     job_arg job;   /* outlives the loop: a failed journal agreement leaves it with the job running */
     /* The block a rank sends itself skips MPI: the worker transposes it into recv itself
@@ -414,11 +432,12 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
         xcs[r] = plan.col_blocks[r].start;
         xcc[r] = plan.col_blocks[r].count;
     }
-    gp_xchg_panel xp = {0, C, es, nranks, rank, xcs, xcc, xpk, {0, 0, 0, 0}};
+    gp_xchg_panel xp = {0, C, es, nranks, rank, xcs, xcc, xpk, {0, 0, 0, 0}, 0};
     gp_progress prog;
     progress_start(&prog, rank == 0 && o->progress, n, (double)in.rows * (double)C * (double)es);
     double t;
     gp_range rr, rc;
+    size_t written = plan.first_row;   /* rows of A (columns of B) before this are written */
     if (n) {
         gp__plan_read_block(&plan, rank, 0, &rr, &rc);
         t = gp__now();
@@ -433,14 +452,26 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
             gp__exchange_wait(&xch[i % 2], err);
             tstage[ST_WAIT] += gp__now() - t;
         }
+        /* this iteration's write: panel c done; band buffer reuse (gate) */
+        size_t c = i >= lag ? i - lag : 0;
+        int writes_band = i >= lag && gp__plan_band_last(&plan, c) == c;
         job = (job_arg){be, NULL, NULL, 0, 0, es, o->map, NULL, 0, NULL, worker, NULL, 0, 0, 0, 0, "", 0};
+        int gate_later = 0;
         if (i < n) {
             gp__plan_read_block(&plan, rank, i, &rr, &rc);
+            gp_range band = gp__plan_band(&plan, i);
+            char *bb = xbuf[(i / plan.band_panels) % (size_t)nbb];
+            size_t poff = rr.start - band.start;   /* direct: 0 (the band is the panel) */
+            if (!direct) {
+                gp_range r0 = gp__plan_panel(&plan, 0, i);
+                poff = r0.start - band.start;
+            }
             job.src = rbuf[i % 2];
-            job.dst = direct || nccl ? xbuf[i % 2] : sbuf[i % 2];
+            job.dst = direct ? bb : nccl ? bb + poff * es : sbuf[i % 2];
             if (nccl) {
                 for (int r = 0; r < nranks; r++) xpk[r] = gp__plan_panel(&plan, r, i).count;
                 xp.rows = rr.count;
+                xp.recv_ld = band.count;
                 job.xp = &xp;
             }
             job.rows = rr.count;
@@ -448,16 +479,15 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
             job.mid = mbuf[i % 2];
             job.col0 = rc.start;
             if (self_local) {
-                size_t K = 0, off = 0;
-                for (int r = 0; r < nranks; r++) {
-                    size_t kr = gp__plan_panel(&plan, r, i).count;
-                    if (r < rank) off += kr;
-                    K += kr;
-                }
-                job.self_dst = (char *)xbuf[i % 2] + off * es;
+                size_t off = 0;
+                for (int r = 0; r < rank; r++) off += gp__plan_panel(&plan, r, i).count;
+                job.self_dst = bb + (poff + off) * es;
                 job.self_c0 = plan.col_blocks[rank].start;
                 job.self_w = w_me;
-                job.self_ld = K;
+                job.self_ld = band.count;
+                /* the band buffer still holds an earlier band that this iteration writes */
+                gate_later = writes_band && i / plan.band_panels != c / plan.band_panels &&
+                             (i / plan.band_panels) % (size_t)nbb == (c / plan.band_panels) % (size_t)nbb;
             }
             gp_error fe = {0, -1, ""};
             if (nccl && gp__fault("nccl", i, rank, &fe)) {   /* this rank never joins exchange i */
@@ -465,34 +495,45 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
                 snprintf(job.msg, sizeof job.msg, "%s", fe.msg);
             } else {
                 gp__worker_start(worker, transpose_job, &job);
-                if (i < lag) gp__worker_gate_open(worker);   /* recv[i % 2] not in use yet */
+                if (!gate_later) gp__worker_gate_open(worker);
             }
         }
         if (!direct && !nccl && i >= 1 && i <= n) {
+            size_t s = i - 1;
+            gp_range band = gp__plan_band(&plan, s);
+            char *bb = (char *)xbuf[(s / plan.band_panels) % (size_t)nbb] +
+                       (gp__plan_panel(&plan, 0, s).start - band.start) * es;
             t = gp__now();
             if (self_local)
-                gp__exchange_post_others(comm, &plan, i - 1, sbuf[(i - 1) % 2], xbuf[(i - 1) % 2], &xch[(i - 1) % 2], err);
+                gp__exchange_post_others(comm, &plan, s, sbuf[s % 2], bb, band.count, &xch[s % 2], err);
             else
-                gp__exchange_post(comm, &plan, i - 1, sbuf[(i - 1) % 2], xbuf[(i - 1) % 2], &xch[(i - 1) % 2], err);
-            gp__fault("exchange", i - 1, rank, err);
+                gp__exchange_post(comm, &plan, s, sbuf[s % 2], bb, band.count, &xch[s % 2], err);
+            gp__fault("exchange", s, rank, err);
             tstage[ST_EXCHANGE] += gp__now() - t;
         }
         if (i >= lag) {
-            int nb = gp__plan_write_strips(&plan, i - lag, col0, ncols);
-            t = gp__now();
-            gp_h5_write_blocks(&out, otype, plan.col_blocks[rank].start, w_me, nb, col0, ncols, xbuf[(i - lag) % 2], err);
-            if (i < n) gp__worker_gate_open(worker);   /* recv[i % 2] is free: the worker may fill it */
-            gp__fault("write", i - lag, rank, err);
-            tstage[ST_WRITE] += gp__now() - t;
-            progress_step(&prog, i - lag + 1);
             /* Journal: every few seconds (rank 0's clock decides for all), once every rank's
-             * write of this band succeeded, record the rows of A that are done. */
-            int due = gp__now() - journal_last >= journal_every && i - lag + 1 < n;
+             * write of this band succeeded, record the rows of A that are done. A journal entry
+             * in the middle of a band first writes the band's columns received so far. */
+            int due = gp__now() - journal_last >= journal_every && c + 1 < n;
             MPI_Bcast(&due, 1, MPI_INT, 0, comm);
+            size_t upto = gp__plan_rows_done(&plan, c);
+            t = gp__now();
+            if ((writes_band || due) && upto > written) {
+                gp_range band = gp__plan_band(&plan, c);
+                const char *bb = (const char *)xbuf[(c / plan.band_panels) % (size_t)nbb] + (written - band.start) * es;
+                gp_h5_write_pitched(&out, otype, plan.col_blocks[rank].start, w_me, wmax, written, upto - written, bb,
+                                    band.count, GP_WRITE_MAX_BYTES, err);
+                written = upto;
+            }
+            if (gate_later) gp__worker_gate_open(worker);   /* the band buffer is free: the worker may fill it */
+            gp__fault("write", c, rank, err);
+            tstage[ST_WRITE] += gp__now() - t;
+            progress_step(&prog, c + 1);
             if (due) {
                 if ((st = gp__agree(comm, err))) goto done;
                 char v[32];
-                snprintf(v, sizeof v, "%zu", gp__plan_rows_done(&plan, i - lag));
+                snprintf(v, sizeof v, "%zu", upto);
                 t = gp__now();
                 if (!gp_h5_journal_write(&out, "gpipe_rows_done", v, err)) out.keep_on_failure = 1;
                 tstage[ST_WRITE] += gp__now() - t;
@@ -577,13 +618,15 @@ done:;
                 json_t *stages = json_object();
                 for (int i = 0; i < ST_N; i++) json_object_set_new(stages, stage_name[i], json_real(tmax[i]));
                 json_object_set_new(j, "stage_seconds_max", stages);
+                size_t nbands = plan.npanels ? (plan.npanels + plan.band_panels - 1) / plan.band_panels : 0;
+                json_object_set_new(j, "band_panels", json_integer((json_int_t)plan.band_panels));
+                json_object_set_new(j, "bands", json_integer((json_int_t)nbands));
+                json_object_set_new(j, "buffer_bytes", json_integer((json_int_t)plan.mem_bytes));
                 write_json(o->json, j, o->quiet, err);
                 json_decref(j);
             }
         }
     }
-    free(col0);
-    free(ncols);
     free(xcs);
     free(xcc);
     free(xpk);
@@ -593,7 +636,8 @@ done:;
             if (rbuf[i]) be->host_free(be, rbuf[i]);
             if (mbuf[i]) be->host_free(be, mbuf[i]);
             if (sbuf[i]) be->host_free(be, sbuf[i]);
-            if (xbuf[i]) be->host_free(be, xbuf[i]);
+            if (xbuf[i] && bb_host) be->host_free(be, xbuf[i]);
+            else free(xbuf[i]);
         }
         be->destroy(be);
     }

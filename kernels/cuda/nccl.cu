@@ -350,12 +350,14 @@ int x_transpose_exchange(gp_backend *b, const void *src, void *recv, gp_xchg_pan
         return rc;
     }
     cudaEventRecord(x->ev[3], s);
-    /* device -> host into the write layout: w_me x K, rank p's block in columns [roffs[p], +k_p) */
+    /* device -> host into the write layout: w_me x K at row pitch ld (a band buffer's width),
+     * rank p's block in columns [roffs[p], +k_p) */
+    const size_t ld = p->recv_ld ? p->recv_ld : K;
     for (int q = 0; q < P && !local; q++) {
         const size_t kq = p->peer_rows[q];
         if (!kq || !w_me) continue;
         const char *from = q == me ? d_tr + p->col_start[me] * k_me * es : d_rx + w_me * roffs[q] * es;
-        local = ck(cudaMemcpy2DAsync(static_cast<char *>(recv) + roffs[q] * es, K * es, from, kq * es, kq * es, w_me,
+        local = ck(cudaMemcpy2DAsync(static_cast<char *>(recv) + roffs[q] * es, ld * es, from, kq * es, kq * es, w_me,
                                      cudaMemcpyDeviceToHost, s), dv, "cudaMemcpy2DAsync (received blocks to host)",
                    lmsg, sizeof lmsg);
     }
