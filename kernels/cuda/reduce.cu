@@ -549,6 +549,22 @@ __device__ __forceinline__ void flat(const A16<T> (&v)[U], float (&f)[U * 16 / s
         for (int j = 0; j < VEC; j++) f[u * VEC + j] = (float)v[u].v[j];
 }
 
+/* The f32 fast paths for one step (U vectors) of a thread, batch = 1 or 2. *out is a value the
+ * caller adds to its expansion (0: none): batch=1 the step's exact sum; batch=2 a run that ended.
+ * Returns false when the step itself was not added (the caller adds it element by element). */
+template <typename T, int U>
+__device__ __forceinline__ bool step_f32(Run &run, const A16<T> (&v)[U], int batch, double *out)
+{
+    float fl[U * 16 / sizeof(T)];
+    flat<T, U>(v, fl);
+    *out = 0;
+    if (batch == 2) return run_add<U * 16 / sizeof(T)>(run, fl, out) >= 0;
+    double t;
+    if (!sumNf<U * 16 / sizeof(T)>(fl, t)) return false;   /* t is not exact: never hand it out */
+    *out = t;
+    return true;
+}
+
 /* One element into an expansion that may not spill: NaN/Inf and spills set bad (the target then
  * goes to the exact fallback). Float types only. */
 template <typename T>
@@ -620,18 +636,10 @@ __global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t
         }
         if constexpr (std::is_same<T, float>::value && U >= 2) {
             if (!sq && batch) {
-                float fl[U * VEC];
                 double t;
-                flat<T, U>(v, fl);
-                if (batch == 2) {
-                    const int k = run_add<U * VEC>(run, fl, &t);
-                    if (k > 0) continue;
-                    if (t != 0) exp_add(s.a, t, sh, f.lo);
-                    if (k == 0) continue;
-                } else if (sumNf<U * VEC>(fl, t)) {
-                    exp_add(s.a, t, sh, f.lo);
-                    continue;
-                }
+                const bool done = step_f32<T, U>(run, v, batch, &t);
+                if (t != 0) exp_add(s.a, t, sh, f.lo);
+                if (done) continue;
             }
         }
 #pragma unroll
@@ -711,18 +719,10 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
                 }
                 if constexpr (std::is_same<T, float>::value && U >= 2) {
                     if (!sq && batch) {
-                        float fl[U * VEC];
                         double t;
-                        flat<T, U>(v, fl);
-                        if (batch == 2) {
-                            const int k = run_add<U * VEC>(run, fl, &t);
-                            if (k > 0) continue;
-                            if (t != 0 && !two_add(a0, a1, t)) bad = true;
-                            if (k == 0) continue;
-                        } else if (sumNf<U * VEC>(fl, t)) {
-                            if (!two_add(a0, a1, t)) bad = true;
-                            continue;
-                        }
+                        const bool done = step_f32<T, U>(run, v, batch, &t);
+                        if (t != 0 && !two_add(a0, a1, t)) bad = true;
+                        if (done) continue;
                     }
                 }
 #pragma unroll
