@@ -343,7 +343,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
         mbuf[i] = o->map ? xalloc(be, read_elems * es) : NULL;
         sbuf[i] = direct || nccl ? NULL : xalloc(be, read_elems * es);
         if (i < nbb) {
-            size_t bytes = band_elems * es ? band_elems * es : 64;
+            size_t bytes = band_elems * es > 0 ? band_elems * es : 64;
             xbuf[i] = bb_host ? xalloc(be, bytes) : aligned_alloc(64, (bytes + 63) / 64 * 64);
         }
     }
@@ -438,6 +438,9 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     double t;
     gp_range rr, rc;
     size_t written = plan.first_row;   /* rows of A (columns of B) before this are written */
+    size_t write_max = GP_WRITE_MAX_BYTES;   /* GPIPE_WRITE_MAX=SIZE: for measurements */
+    const char *wenv = getenv("GPIPE_WRITE_MAX");
+    if (wenv && gp_parse_size(wenv, &write_max)) write_max = GP_WRITE_MAX_BYTES;
     if (n) {
         gp__plan_read_block(&plan, rank, 0, &rr, &rc);
         t = gp__now();
@@ -523,7 +526,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
                 gp_range band = gp__plan_band(&plan, c);
                 const char *bb = (const char *)xbuf[(c / plan.band_panels) % (size_t)nbb] + (written - band.start) * es;
                 gp_h5_write_pitched(&out, otype, plan.col_blocks[rank].start, w_me, wmax, written, upto - written, bb,
-                                    band.count, GP_WRITE_MAX_BYTES, err);
+                                    band.count, write_max, err);
                 written = upto;
             }
             if (gate_later) gp__worker_gate_open(worker);   /* the band buffer is free: the worker may fill it */
