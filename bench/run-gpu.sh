@@ -57,10 +57,12 @@ if [ "$PART" = final ]; then
   timeout 120 "$B/bench/bench_reduce_gpu" --json "$O/bench-reduce-gpu.jsonl" > "$O/bench-reduce-gpu.txt" 2>&1
   step "bench reduce vs CUB" "rc=$? ($((SECONDS - t0)) s) $(grep -E '^  (whole|row|col)' "$O/bench-reduce-gpu.txt" | awk '{printf "%s %s ", $(NF-1), $NF}')"
   timeout 120 mpirun -q -n 16 "$B/gpipe" gen "$W/m.h5" --shape 16384x32768 --dtype f32 -q
-  for dev in cpu cuda; do
-    timeout 150 mpirun -q -n 8 "$B/bench/bench_file" "$W/m.h5" --reps 3 --device $dev --stages "$O/file-stages.jsonl" > "$W/file.txt" 2>&1
-    step "file->file $dev np=8" "rc=$? $(grep ratio "$W/file.txt" | awk '{print "ratio", $3}') $(grep 'gpipe transpose' "$W/file.txt" | awk '{print $(NF-1), "GB/s"}')"
-    cat "$W/file.txt" >> "$O/file.txt"
+  # DEV[:MEM]: a budget small enough for two band buffers instead of one band (bench/NOTES.md)
+  for v in ${GP_FILE_VARIANTS:-cpu cuda cpu:384M}; do
+    dev=${v%%:*}; mem=; [ "$v" != "$dev" ] && mem="--mem ${v#*:}"
+    timeout 150 mpirun -q -n 8 "$B/bench/bench_file" "$W/m.h5" --reps 3 --device $dev $mem --stages "$O/file-stages.jsonl" > "$W/file.txt" 2>&1
+    step "file->file $v np=8" "rc=$? $(grep ratio "$W/file.txt" | awk '{print "ratio", $3}') $(grep 'gpipe transpose' "$W/file.txt" | awk '{print $(NF-1), "GB/s"}')"
+    { echo "== $v"; cat "$W/file.txt"; } >> "$O/file.txt"
   done
   grep -E '^(sum_|cub_sum)|whole sum|row sums|col sums|verification|FAIL' "$O/bench-reduce-gpu.txt"
   grep -E "^(FAIL|PASS)|Failed|Passed|tests passed|tests failed" "$O/ctest-gpu.log" | tail -12
