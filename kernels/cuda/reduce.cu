@@ -456,29 +456,13 @@ __device__ __forceinline__ bool two_merge(double &a0, double &a1, double b0, dou
     return ok;
 }
 
-/* s = x0 + x1 + x2 + x3 in double; true when every step was exact: all finite and the exponent
- * fields (subnormals count as 1, zeros ignored) within 27 of each other. Then every value is a
- * multiple of 2^(Emin-150) below 2^(Emax-126), and any partial sum of four fits 53 bits. */
-__device__ __forceinline__ bool sum4f(float x0, float x1, float x2, float x3, double &s)
-{
-    unsigned u0 = __float_as_uint(x0) & 0x7fffffffu, u1 = __float_as_uint(x1) & 0x7fffffffu;
-    unsigned u2 = __float_as_uint(x2) & 0x7fffffffu, u3 = __float_as_uint(x3) & 0x7fffffffu;
-    unsigned mx = max(max(u0, u1), max(u2, u3));
-    unsigned mn = min(min(u0 - 1u, u1 - 1u), min(u2 - 1u, u3 - 1u)) + 1u;   /* smallest non-zero, or 0 */
-    int emax = (int)(mx >> 23), emin = max((int)(mn >> 23), 1);
-    s = __dadd_rn(__dadd_rn((double)x0, (double)x1), __dadd_rn((double)x2, (double)x3));
-    return mx < 0x7f800000u && emax - emin <= 27;
-}
-
 /* s = x[0] + ... + x[N-1] in double, as a pairwise tree; true when the sum is exact: all finite
  * (a NaN or Inf makes s NaN or Inf) and the exponent fields (subnormals count as 1, zeros ignored)
  * within 29 - ceil(log2 N) of each other. Every value is then a multiple of 2^(Emin-150) below
  * 2^(Emax-126), so any partial sum of N of them fits 24 + (Emax-Emin) + log2 N <= 53 bits: the one
  * TwoSum per N elements that follows replaces one per 4 (sum4f), and the exponent test costs two
  * integer operations per element (__viaddmin_u32 and __vimax3_u32 are single DPX instructions on
- * sm_90). sum4f is the N = 4 case written out. */
-template <int N> struct Log2Up { static constexpr int v = N <= 1 ? 0 : 1 + Log2Up<(N + 1) / 2>::v; };
-template <> struct Log2Up<1> { static constexpr int v = 0; };
+ * sm_90). */
 /* The exactness test of a double sum of n >= 2 floats whose absolute bit patterns have the maximum
  * mx and the minimum non-zero value mn + 1 (mn = ~0: all zero). */
 __device__ __forceinline__ bool span_ok(unsigned mx, unsigned mn, unsigned n)
@@ -514,6 +498,12 @@ __device__ __forceinline__ bool sumNf(const float (&x)[N], double &s)
     unsigned mx, mn;
     s = sumNf_raw<N>(x, mx, mn);
     return span_ok(mx, mn, N);
+}
+/* Four floats (batch=0, and the fallback of a step that fails the test): exponents within 27. */
+__device__ __forceinline__ bool sum4f(float x0, float x1, float x2, float x3, double &s)
+{
+    const float x[4] = {x0, x1, x2, x3};
+    return sumNf<4>(x, s);
 }
 /* A run: consecutive steps' exact sums added in plain double while the test above holds for all
  * the run's elements together (batch=2); flushed into the expansion by one TwoSum when the next

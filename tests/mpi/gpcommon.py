@@ -147,19 +147,6 @@ class Runner:
                 self.gpipe] + argv
 
     def run(self, argv, np, cwd=None, timeout=None):
-        # The sanitized tree: LeakSanitizer's own exit-time tracer sometimes crashes in a
-        # singleton process under load ("Tracer caught signal 11", exit 86, a report file that
-        # holds no finding; seen in a burst of 5 singleton runs of one CI run, never with mpirun,
-        # not reproducible at rest). That is the tool failing, not gpipe: drop its file, run again.
-        for attempt in range(3):
-            r = self._run_once(argv, np, cwd, timeout)
-            if r.rc != 86 or np is not None or not _lsan_tool_crash(self.env, r.pid):
-                return r
-            sys.stdout.write("note: LeakSanitizer's tracer crashed (not a finding); running again: %s\n"
-                             % " ".join(r.cmd))
-        return r
-
-    def _run_once(self, argv, np, cwd=None, timeout=None):
         cmd = self.command(argv, np)
         timeout = self.timeout if timeout is None else timeout
         t0 = time.monotonic()
@@ -177,31 +164,9 @@ class Runner:
                 out, err = b"", b"(no output collected after kill)"
         r = Result(cmd, p.returncode, out.decode("utf-8", "replace"),
                    err.decode("utf-8", "replace"), time.monotonic() - t0, timed_out, cwd)
-        r.pid = p.pid
         if self.verbose:
             sys.stdout.write(r.describe())
         return r
-
-
-LSAN_TOOL_CRASH = "LeakSanitizer has encountered a fatal error"
-
-
-def _lsan_tool_crash(env, pid):
-    """True when the ASan log of process pid is only LeakSanitizer's tracer crashing (then the
-    file is removed); False when there is no such file or it holds a real report."""
-    m = re.search(r"log_path=([^:]+)", env.get("ASAN_OPTIONS", ""))
-    if not m:
-        return False
-    f = "%s.%d" % (m.group(1), pid)
-    try:
-        with open(f, errors="replace") as fh:
-            text = fh.read()
-    except OSError:
-        return False
-    if LSAN_TOOL_CRASH not in text or "ERROR:" in text or "SUMMARY:" in text:
-        return False
-    os.remove(f)
-    return True
 
 
 def _kill_group(p):
