@@ -46,6 +46,32 @@ class Ctx:
         check(len(lines) == 1, "expected one JSON line on stdout\n" + r.describe())
         return json.loads(lines[0]), r
 
+    def json_many(self, path, reqs, pr):
+        """The JSON results of many (op, axis) reductions of one file in one launch: a job file
+        with one [reduce] section per request (gpipe run: the same reduction code as gpipe
+        reduce, one MPI launch instead of len(reqs)); pr as in case_reduce's panels."""
+        d = os.path.dirname(path)
+        job = ["[job]", "device = %s" % self.device]
+        if pr and pr.startswith("mem="):
+            job.append("mem = %s" % pr[4:])
+        elif pr:
+            job.append("panel_rows = %s" % pr)
+        job += ["[read]", "file = %s" % os.path.basename(path)]
+        for op, axis in reqs:
+            job += ["[reduce]", "op = %s" % op, "axis = %s" % axis]
+        ini = os.path.join(d, "batch.ini")
+        with open(ini, "w") as f:
+            f.write("\n".join(job) + "\n")
+        r = self.run(["run", ini, "--json", "-", "-q"], self.np, cwd=d)
+        gc.expect_ok(r, "gpipe run (%d reductions of %s, panels %s)" % (len(reqs), path, pr))
+        js = [json.loads(l) for l in r.out.split("\n") if l.strip()]
+        res = [j for j in js if not j.get("op", "").startswith("job")]
+        check(len(res) == len(reqs), "expected %d reduce results, got %d\n%s" % (len(reqs), len(res), r.describe()))
+        for (op, axis), j in zip(reqs, res):
+            check(j["op"] == op and j["axis"] == axis, "job results out of order: %s %s for %s %s" %
+                  (j["op"], j["axis"], op, axis))
+        return res
+
 
 # ---------------------------------------------------------------------------------------------
 # references
@@ -199,38 +225,46 @@ OPS = ["sum", "mean", "min", "max", "absmax", "sumsq", "norm2", "argmin", "argma
 
 
 def case_reduce(c, dtype, shape, seed, specials=False, ops=OPS, axes=("all", "rows", "cols"), panels=PANELS):
+    """Every op x axis at every panel setting: through `gpipe reduce` itself for one op per axis
+    (which op rotates with the seed, so the cases between them cover every op) and for every
+    request that must fail, and through one job file per panel setting for all (the same
+    reduction code in one launch: a launch costs ~1 s on a loaded 2-core CI machine)."""
     d = c.suite.casedir("reduce_%s_%dx%d_%d" % (dtype, shape[0], shape[1], seed))
     rng = np.random.default_rng(seed)
     a = make(dtype, shape, rng, specials)
     path = os.path.join(d, "in.h5")
     write(path, a)
+    want, ok = {}, []
     for op in ops:
         for axis in axes:
-            kind, want = ref_reduce(a, op, axis)
-            seen = None
-            for pr in panels:
-                argv = ["reduce", path, "--op", op, "--axis", axis, "--device", c.device]
-                if pr and pr.startswith("mem="):
-                    argv += ["--mem", pr[4:]]
-                elif pr:
-                    argv += ["--panel-rows", pr]
-                if kind == "error":
-                    r = c.gp(argv + ["-q"])
-                    check(r.rc == 2, "%s %s: expected an error (exit 2)\n%s" % (op, axis, r.describe()))
-                    check(len(gc.gpipe_stderr_lines(r)) == 1, "one error line expected\n" + r.describe())
-                    break
-                j, r = c.json_of(argv)
-                got = got_bits(j)
-                if got != want:
-                    bad = [i for i in range(min(len(got), len(want))) if got[i] != want[i]]
-                    i = bad[0] if bad else 0
-                    raise gc.CaseFailure("%s %s %s panel-rows=%s: %d of %d values differ; first at %d: got %016x "
-                                         "expected %016x (len %d vs %d)" % (dtype, op, axis, pr, len(bad), len(want), i,
-                                                                            got[i] if got else 0, want[i] if want else 0,
-                                                                            len(got), len(want)))
-                if seen is not None:
-                    check(got == seen, "bits changed with --panel-rows")
-                seen = got
+            kind, want[op, axis] = ref_reduce(a, op, axis)
+            if kind == "error":
+                r = c.gp(["reduce", path, "--op", op, "--axis", axis, "--device", c.device, "-q"])
+                check(r.rc == 2, "%s %s: expected an error (exit 2)\n%s" % (op, axis, r.describe()))
+                check(len(gc.gpipe_stderr_lines(r)) == 1, "one error line expected\n" + r.describe())
+            else:
+                ok.append((op, axis))
+
+    def compare(op, axis, pr, j, how):
+        got, exp = got_bits(j), want[op, axis]
+        if got != exp:
+            bad = [i for i in range(min(len(got), len(exp))) if got[i] != exp[i]]
+            i = bad[0] if bad else 0
+            raise gc.CaseFailure("%s %s %s panel-rows=%s (%s): %d of %d values differ; first at %d: got %016x "
+                                 "expected %016x (len %d vs %d)" % (dtype, op, axis, pr, how, len(bad), len(exp), i,
+                                                                    got[i] if got else 0, exp[i] if exp else 0,
+                                                                    len(got), len(exp)))
+
+    for ai, axis in enumerate(axes):
+        mine = [op for op in ops if (op, axis) in ok]
+        if not mine:
+            continue
+        op = mine[(seed + 3 * ai) % len(mine)]
+        j, r = c.json_of(["reduce", path, "--op", op, "--axis", axis, "--device", c.device])
+        compare(op, axis, None, j, "gpipe reduce")
+    for pr in panels:
+        for (op, axis), j in zip(ok, c.json_many(path, ok, pr) if ok else []):
+            compare(op, axis, pr, j, "job file")
 
 
 ARG_OPS = ["argmin", "argmax"]
@@ -270,29 +304,33 @@ def arg_inputs(rng):
 
 def case_arg(c):
     """argmin/argmax on every axis, against numpy on total-order keys (order_keys); the same
-    index at every panel size and rank count."""
+    index at every panel size and rank count. gpipe reduce for one request per input, a job
+    file per input and panel size for all of them (as case_reduce)."""
     d = c.suite.casedir("arg")
     rng = np.random.default_rng(21)
-    for name, a, panels in arg_inputs(rng):
+    reqs = [(op, axis) for op in ARG_OPS for axis in ("all", "rows", "cols")]
+    for k, (name, a, panels) in enumerate(arg_inputs(rng)):
         path = os.path.join(d, name + ".h5")
         write(path, a)
-        for op in ARG_OPS:
-            for axis in ("all", "rows", "cols"):
-                kind, want = ref_arg(a, op, axis)
-                for pr in panels:
-                    argv = ["reduce", path, "--op", op, "--axis", axis, "--device", c.device]
-                    if pr:
-                        argv += ["--panel-rows", pr]
-                    j, r = c.json_of(argv)
-                    check(j["result_dtype"] == "i64", "%s: result dtype %s" % (name, j["result_dtype"]))
-                    got = j["values"] if axis != "all" else [j["value"]]
-                    if got != want:
-                        bad = [i for i in range(min(len(got), len(want))) if got[i] != want[i]]
-                        raise gc.CaseFailure("%s %s %s panel-rows=%s: got %s expected %s (first difference at %s)" %
-                                             (name, op, axis, pr, got[:8], want[:8], bad[:1]))
-                    if axis == "all":
-                        R, C = a.shape
-                        check(j["row"] == want[0] // C and j["col"] == want[0] % C, "%s: row/col of the flat index" % name)
+        want = {(op, axis): ref_arg(a, op, axis)[1] for op, axis in reqs}
+
+        def compare(op, axis, pr, j, how):
+            check(j["result_dtype"] == "i64", "%s: result dtype %s" % (name, j["result_dtype"]))
+            got, exp = (j["values"] if axis != "all" else [j["value"]]), want[op, axis]
+            if got != exp:
+                bad = [i for i in range(min(len(got), len(exp))) if got[i] != exp[i]]
+                raise gc.CaseFailure("%s %s %s panel-rows=%s (%s): got %s expected %s (first difference at %s)" %
+                                     (name, op, axis, pr, how, got[:8], exp[:8], bad[:1]))
+            if axis == "all":
+                R, C = a.shape
+                check(j["row"] == exp[0] // C and j["col"] == exp[0] % C, "%s: row/col of the flat index" % name)
+
+        op, axis = reqs[k % len(reqs)]
+        j, r = c.json_of(["reduce", path, "--op", op, "--axis", axis, "--device", c.device])
+        compare(op, axis, None, j, "gpipe reduce")
+        for pr in panels:
+            for (op, axis), j in zip(reqs, c.json_many(path, reqs, pr)):
+                compare(op, axis, pr, j, "job file")
     # the value at argmax has the bits of max (the same order), NaN included
     a = arg_inputs(np.random.default_rng(21))[0][1]
     path = os.path.join(d, "f64_ties_nan.h5")
@@ -378,10 +416,11 @@ def case_nan_rules(c):
     a = np.array([[1.0, np.inf, 2.0], [3.0, -np.inf, 4.0], [np.nan, 5.0, -0.0]], dtype="<f8")
     path = os.path.join(d, "in.h5")
     write(path, a)
-    for op in OPS:
-        for axis in ("all", "rows", "cols"):
-            j, _ = c.json_of(["reduce", path, "--op", op, "--axis", axis])
-            check(got_bits(j) == ref_reduce(a, op, axis)[1], "%s %s NaN/Inf rule" % (op, axis))
+    reqs = [(op, axis) for op in OPS for axis in ("all", "rows", "cols")]
+    j, _ = c.json_of(["reduce", path, "--op", "sum", "--axis", "cols"])
+    check(got_bits(j) == ref_reduce(a, "sum", "cols")[1], "sum cols NaN/Inf rule (gpipe reduce)")
+    for (op, axis), j in zip(reqs, c.json_many(path, reqs, None)):
+        check(got_bits(j) == ref_reduce(a, op, axis)[1], "%s %s NaN/Inf rule" % (op, axis))
 
 
 def case_empty(c):
