@@ -95,6 +95,7 @@ enum { ISA_SCALAR = 0, ISA_SSE2 = 1, ISA_AVX2 = 2, ISA_AVX512 = 3 };
 
 static volatile int g_ready = 0;
 static int g_isa = ISA_SCALAR;
+static int g_bw = 0; /* AVX-512BW (byte/word unpacks) usable: the 1- and 2-byte kernels */
 static int g_nt = -1; /* -1 auto, 0 off, 1 on */
 static size_t g_pf = (size_t)-1, g_band = 0; /* g_pf: -1 = the default of the layout */
 static size_t g_run = GP_RUN_BYTES, g_block = GP_BLOCK_BYTES, g_direct = GP_DIRECT_BYTES;
@@ -137,6 +138,9 @@ static void gp_cpu_init(void)
     g_pf = env_size("GP_CPU_PF", (size_t)-1, 0, 64);
     g_band = env_size("GP_CPU_BAND", 0, 0, 4096);
     g_direct = env_size("GP_CPU_DIRECT", GP_DIRECT_BYTES, 0, (size_t)1 << 40);
+#if GP_HAVE_AVX512
+    g_bw = isa == ISA_AVX512 && __builtin_cpu_supports("avx512bw");
+#endif
     g_isa = isa;
     g_ready = 1; /* idempotent: concurrent first calls compute the same values */
 }
@@ -346,6 +350,65 @@ GP_AVX2_FN static void tile8_avx2(const u8 *s8, size_t ls, u8 *d8, size_t ld, si
     if (bj8 < bj) tile_8(s8 + bj8 * 8, ls, d8 + bj8 * ld * 8, ld, bi, bj - bj8, 0);
     if (bi8 < bi) tile_8(s8 + bi8 * ls * 8, ls, d8 + bi8 * 8, ld, bi - bi8, bj8, 0);
 }
+
+/* 1- and 2-byte elements: 16x16 bytes (8x8 of 2 B) per 128-bit lane, transposed by a butterfly
+ * of unpacks (4 stages of 16 for bytes, 3 of 8 for 2 B): after them register k holds column
+ * bitreverse(k) of the lane's tile. AVX2 puts two side-by-side tiles in the two lanes (one
+ * 32-byte load per src row); the scratch layout (padded pitch) keeps the rows' lines in L1. */
+#define U8_STAGE(V, UNP_LO, UNP_HI, N, D)                                                           \
+    for (int k = 0; k < (N); k++)                                                                   \
+        if (!(k & (D))) {                                                                           \
+            V a_ = r[k], b_ = r[k + (D)];                                                           \
+            r[k] = UNP_LO(a_, b_);                                                                  \
+            r[k + (D)] = UNP_HI(a_, b_);                                                            \
+        }
+static const unsigned char brev4[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
+static const unsigned char brev3[8] = {0, 4, 2, 6, 1, 5, 3, 7};
+
+GP_AVX2_FN static void tile1_avx2(const u8 *s, size_t ls, u8 *d, size_t ld, size_t bi, size_t bj, int nt)
+{
+    (void)nt;
+    size_t bi16 = bi & ~(size_t)15, bj32 = bj & ~(size_t)31;
+    for (size_t j = 0; j < bj32; j += 32)
+        for (size_t i = 0; i < bi16; i += 16) {
+            __m256i r[16];
+            for (int k = 0; k < 16; k++) r[k] = _mm256_loadu_si256((const __m256i *)(s + (i + k) * ls + j));
+            U8_STAGE(__m256i, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8, 16, 1)
+            U8_STAGE(__m256i, _mm256_unpacklo_epi16, _mm256_unpackhi_epi16, 16, 2)
+            U8_STAGE(__m256i, _mm256_unpacklo_epi32, _mm256_unpackhi_epi32, 16, 4)
+            U8_STAGE(__m256i, _mm256_unpacklo_epi64, _mm256_unpackhi_epi64, 16, 8)
+            for (int k = 0; k < 16; k++) {
+                u8 *dp = d + (j + brev4[k]) * ld + i;
+                _mm_storeu_si128((__m128i *)dp, _mm256_castsi256_si128(r[k]));
+                _mm_storeu_si128((__m128i *)(dp + 16 * ld), _mm256_extracti128_si256(r[k], 1));
+            }
+        }
+    if (bj32 < bj) tile_1(s + bj32, ls, d + bj32 * ld, ld, bi, bj - bj32, 0);
+    if (bi16 < bi) tile_1(s + bi16 * ls, ls, d + bi16, ld, bi - bi16, bj32, 0);
+}
+
+GP_AVX2_FN static void tile2_avx2(const u8 *s8, size_t ls, u8 *d8, size_t ld, size_t bi, size_t bj, int nt)
+{
+    (void)nt;
+    const uint16_t *s = (const uint16_t *)s8;
+    uint16_t *d = (uint16_t *)d8;
+    size_t bi8 = bi & ~(size_t)7, bj16 = bj & ~(size_t)15;
+    for (size_t j = 0; j < bj16; j += 16)
+        for (size_t i = 0; i < bi8; i += 8) {
+            __m256i r[8];
+            for (int k = 0; k < 8; k++) r[k] = _mm256_loadu_si256((const __m256i *)(s + (i + k) * ls + j));
+            U8_STAGE(__m256i, _mm256_unpacklo_epi16, _mm256_unpackhi_epi16, 8, 1)
+            U8_STAGE(__m256i, _mm256_unpacklo_epi32, _mm256_unpackhi_epi32, 8, 2)
+            U8_STAGE(__m256i, _mm256_unpacklo_epi64, _mm256_unpackhi_epi64, 8, 4)
+            for (int k = 0; k < 8; k++) {
+                uint16_t *dp = d + (j + brev3[k]) * ld + i;
+                _mm_storeu_si128((__m128i *)dp, _mm256_castsi256_si128(r[k]));
+                _mm_storeu_si128((__m128i *)(dp + 8 * ld), _mm256_extracti128_si256(r[k], 1));
+            }
+        }
+    if (bj16 < bj) tile_2(s8 + bj16 * 2, ls, d8 + bj16 * ld * 2, ld, bi, bj - bj16, 0);
+    if (bi8 < bi) tile_2(s8 + bi8 * ls * 2, ls, d8 + bi8 * 2, ld, bi - bi8, bj16, 0);
+}
 #endif /* GP_HAVE_AVX2 */
 
 /* ------------------------------------------------------------------------------------------ */
@@ -441,6 +504,59 @@ GP_AVX512_FN static void tile8_avx512(const u8 *s8, size_t ls, u8 *d8, size_t ld
     if (nt) { AVX512_T8(_mm512_stream_pd) } else { AVX512_T8(_mm512_storeu_pd) }
     if (bj8 < bj) tile_8(s8 + bj8 * 8, ls, d8 + bj8 * ld * 8, ld, bi, bj - bj8, 0);
     if (bi8 < bi) tile_8(s8 + bi8 * ls * 8, ls, d8 + bi8 * 8, ld, bi - bi8, bj8, 0);
+}
+
+/* 1- and 2-byte elements with AVX-512BW: the four 128-bit lanes of a zmm hold four row groups
+ * (16 rows of 16 bytes, or 8 rows of 8 x 2 B) of the same columns, so after the butterfly of
+ * unpacks (U8_STAGE) register k is 64 contiguous bytes of dst row j + bitreverse(k): one
+ * whole-line (streaming) store per dst line. 64 (32) rows per step; run from the scratch layout,
+ * whose padded pitch keeps the 64 rows' src lines in L1 across the four column steps. */
+#define GP_AVX512BW_FN __attribute__((target("avx512f,avx512bw")))
+GP_AVX512BW_FN static inline __m512i ld4x16(const u8 *p, size_t step)
+{
+    __m512i v = _mm512_castsi128_si512(_mm_loadu_si128((const __m128i *)p));
+    v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(p + step)), 1);
+    v = _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(p + 2 * step)), 2);
+    return _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(p + 3 * step)), 3);
+}
+
+#define AVX512_T1(STORE)                                                                            \
+    for (size_t j = 0; j < bj16; j += 16)                                                           \
+        for (size_t i = 0; i < bi64; i += 64) {                                                     \
+            __m512i r[16];                                                                          \
+            for (int k = 0; k < 16; k++) r[k] = ld4x16(s + (i + k) * ls + j, 16 * ls);              \
+            U8_STAGE(__m512i, _mm512_unpacklo_epi8, _mm512_unpackhi_epi8, 16, 1)                    \
+            U8_STAGE(__m512i, _mm512_unpacklo_epi16, _mm512_unpackhi_epi16, 16, 2)                  \
+            U8_STAGE(__m512i, _mm512_unpacklo_epi32, _mm512_unpackhi_epi32, 16, 4)                  \
+            U8_STAGE(__m512i, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64, 16, 8)                  \
+            for (int k = 0; k < 16; k++) STORE((__m512i *)(d + (j + brev4[k]) * ld + i), r[k]);     \
+        }
+
+GP_AVX512BW_FN static void tile1_avx512(const u8 *s, size_t ls, u8 *d, size_t ld, size_t bi, size_t bj, int nt)
+{
+    size_t bi64 = bi & ~(size_t)63, bj16 = bj & ~(size_t)15;
+    if (nt) { AVX512_T1(_mm512_stream_si512) } else { AVX512_T1(_mm512_storeu_si512) }
+    if (bj16 < bj) tile_1(s + bj16, ls, d + bj16 * ld, ld, bi, bj - bj16, 0);
+    if (bi64 < bi) tile1_avx2(s + bi64 * ls, ls, d + bi64, ld, bi - bi64, bj16, 0);
+}
+
+#define AVX512_T2(STORE)                                                                            \
+    for (size_t j = 0; j < bj8; j += 8)                                                             \
+        for (size_t i = 0; i < bi32; i += 32) {                                                     \
+            __m512i r[8];                                                                           \
+            for (int k = 0; k < 8; k++) r[k] = ld4x16(s8 + ((i + k) * ls + j) * 2, 16 * ls);        \
+            U8_STAGE(__m512i, _mm512_unpacklo_epi16, _mm512_unpackhi_epi16, 8, 1)                   \
+            U8_STAGE(__m512i, _mm512_unpacklo_epi32, _mm512_unpackhi_epi32, 8, 2)                   \
+            U8_STAGE(__m512i, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64, 8, 4)                   \
+            for (int k = 0; k < 8; k++) STORE((__m512i *)(d8 + ((j + brev3[k]) * ld + i) * 2), r[k]); \
+        }
+
+GP_AVX512BW_FN static void tile2_avx512(const u8 *s8, size_t ls, u8 *d8, size_t ld, size_t bi, size_t bj, int nt)
+{
+    size_t bi32 = bi & ~(size_t)31, bj8 = bj & ~(size_t)7;
+    if (nt) { AVX512_T2(_mm512_stream_si512) } else { AVX512_T2(_mm512_storeu_si512) }
+    if (bj8 < bj) tile_2(s8 + bj8 * 2, ls, d8 + bj8 * ld * 2, ld, bi, bj - bj8, 0);
+    if (bi32 < bi) tile2_avx2(s8 + bi32 * ls * 2, ls, d8 + bi32 * 2, ld, bi - bi32, bj8, 0);
 }
 #endif /* GP_HAVE_AVX512 */
 
@@ -651,6 +767,7 @@ void gp_cpu_transpose_pitched(const void *src, size_t ls, void *dst, size_t ld, 
     /* whole aligned lines only: every dst row starts on a line and the tiles fill whole lines */
     if ((uintptr_t)d % 64 != 0 || (ld * esize) % 64 != 0 || (rows * esize) % 64 != 0) nt = 0;
     if (g_isa < ISA_SSE2) nt = 0;
+    const int nt0 = nt;
 
     tile_fn fn = NULL;
     switch (esize) {
@@ -677,16 +794,23 @@ void gp_cpu_transpose_pitched(const void *src, size_t ls, void *dst, size_t ld, 
     if (g_isa >= ISA_AVX2) {
         if (esize == 4) fn = tile4_avx2;
         if (esize == 8) fn = tile8_avx2;
+        if (esize == 1) fn = tile1_avx2;
+        if (esize == 2) fn = tile2_avx2;
     }
 #endif
 #if GP_HAVE_AVX512
     if (g_isa >= ISA_AVX512) {
         if (esize == 4) fn = tile4_avx512;
         if (esize == 8) fn = tile8_avx512;
+        if (g_bw && esize == 1) fn = tile1_avx512;
+        if (g_bw && esize == 2) fn = tile2_avx512;
     }
 #endif
     /* scalar kernels use plain stores */
     if (fn == NULL || !(esize == 4 || esize == 8 || esize == 16)) nt = 0;
+#if GP_HAVE_AVX512
+    if (fn == tile1_avx512 || fn == tile2_avx512) nt = nt0; /* whole-line stores */
+#endif
     /* kernels that read and write whole lines run over bands of rows; the others need the
      * padded scratch to keep the src lines they reuse in cache */
     int fullline = 0;
