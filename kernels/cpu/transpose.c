@@ -16,8 +16,9 @@
  *   the lines of the strip after next prefetched for 4 B, of the next strip otherwise); each strip writes 128 contiguous bytes into each of its
  *   dst rows, with non-temporal stores when the output is >= 8 MiB and dst rows are 64-byte aligned.
  *
- *   Scratch blocks (every other size: fixed-size element copies for 1, 2, 3, 6, 12, 24, 32 B and
- *   the SSE2/scalar fallbacks of 4/8 B; a memcpy per element for other sizes) — blocks of
+ *   Scratch blocks (every other size: unpack butterflies for 1 and 2 B with AVX-512BW, whole
+ *   dst lines per store, or AVX2; fixed-size element copies for 3, 6, 12, 24, 32 B and the
+ *   SSE2/scalar fallbacks; a memcpy per element for other sizes) — blocks of
  *   ~2 MiB (row pieces of up to 32 KiB, long sequential reads) are copied into a scratch buffer
  *   whose row pitch is padded by one line, then transposed out of it; the next block is copied in
  *   slice by slice between the column strips of the current one (double buffer).
