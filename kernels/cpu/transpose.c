@@ -366,49 +366,41 @@ GP_AVX2_FN static void tile8_avx2(const u8 *s8, size_t ls, u8 *d8, size_t ld, si
 static const unsigned char brev4[16] = {0, 8, 4, 12, 2, 10, 6, 14, 1, 9, 5, 13, 3, 11, 7, 15};
 static const unsigned char brev3[8] = {0, 4, 2, 6, 1, 5, 3, 7};
 
+/* es = 1 or 2 (a constant in each caller): R = 16 / es rows of 16 bytes per lane, columns in
+ * steps of two lanes (32 bytes), the unpack stage of unit u bytes pairing registers u / es apart. */
+GP_AVX2_FN static inline void tile12_avx2(const u8 *s, size_t ls, u8 *d, size_t ld, size_t bi, size_t bj,
+                                          const size_t es)
+{
+    const size_t R = 16 / es;
+    const unsigned char *brev = es == 1 ? brev4 : brev3;
+    const size_t biR = bi / R * R, bjW = bj / (2 * R) * (2 * R);
+    for (size_t j = 0; j < bjW; j += 2 * R)
+        for (size_t i = 0; i < biR; i += R) {
+            __m256i r[16];
+            for (size_t k = 0; k < R; k++) r[k] = _mm256_loadu_si256((const __m256i *)(s + ((i + k) * ls + j) * es));
+            if (es == 1) U8_STAGE(__m256i, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8, 16, 1)
+            U8_STAGE(__m256i, _mm256_unpacklo_epi16, _mm256_unpackhi_epi16, (int)R, (int)(2 / es))
+            U8_STAGE(__m256i, _mm256_unpacklo_epi32, _mm256_unpackhi_epi32, (int)R, (int)(4 / es))
+            U8_STAGE(__m256i, _mm256_unpacklo_epi64, _mm256_unpackhi_epi64, (int)R, (int)(8 / es))
+            for (size_t k = 0; k < R; k++) {
+                u8 *dp = d + ((j + brev[k]) * ld + i) * es;
+                _mm_storeu_si128((__m128i *)dp, _mm256_castsi256_si128(r[k]));
+                _mm_storeu_si128((__m128i *)(dp + R * ld * es), _mm256_extracti128_si256(r[k], 1));
+            }
+        }
+    tile_fn rest = es == 1 ? tile_1 : tile_2;
+    if (bjW < bj) rest(s + bjW * es, ls, d + bjW * ld * es, ld, bi, bj - bjW, 0);
+    if (biR < bi) rest(s + biR * ls * es, ls, d + biR * es, ld, bi - biR, bjW, 0);
+}
 GP_AVX2_FN static void tile1_avx2(const u8 *s, size_t ls, u8 *d, size_t ld, size_t bi, size_t bj, int nt)
 {
     (void)nt;
-    size_t bi16 = bi & ~(size_t)15, bj32 = bj & ~(size_t)31;
-    for (size_t j = 0; j < bj32; j += 32)
-        for (size_t i = 0; i < bi16; i += 16) {
-            __m256i r[16];
-            for (int k = 0; k < 16; k++) r[k] = _mm256_loadu_si256((const __m256i *)(s + (i + k) * ls + j));
-            U8_STAGE(__m256i, _mm256_unpacklo_epi8, _mm256_unpackhi_epi8, 16, 1)
-            U8_STAGE(__m256i, _mm256_unpacklo_epi16, _mm256_unpackhi_epi16, 16, 2)
-            U8_STAGE(__m256i, _mm256_unpacklo_epi32, _mm256_unpackhi_epi32, 16, 4)
-            U8_STAGE(__m256i, _mm256_unpacklo_epi64, _mm256_unpackhi_epi64, 16, 8)
-            for (int k = 0; k < 16; k++) {
-                u8 *dp = d + (j + brev4[k]) * ld + i;
-                _mm_storeu_si128((__m128i *)dp, _mm256_castsi256_si128(r[k]));
-                _mm_storeu_si128((__m128i *)(dp + 16 * ld), _mm256_extracti128_si256(r[k], 1));
-            }
-        }
-    if (bj32 < bj) tile_1(s + bj32, ls, d + bj32 * ld, ld, bi, bj - bj32, 0);
-    if (bi16 < bi) tile_1(s + bi16 * ls, ls, d + bi16, ld, bi - bi16, bj32, 0);
+    tile12_avx2(s, ls, d, ld, bi, bj, 1);
 }
-
-GP_AVX2_FN static void tile2_avx2(const u8 *s8, size_t ls, u8 *d8, size_t ld, size_t bi, size_t bj, int nt)
+GP_AVX2_FN static void tile2_avx2(const u8 *s, size_t ls, u8 *d, size_t ld, size_t bi, size_t bj, int nt)
 {
     (void)nt;
-    const uint16_t *s = (const uint16_t *)s8;
-    uint16_t *d = (uint16_t *)d8;
-    size_t bi8 = bi & ~(size_t)7, bj16 = bj & ~(size_t)15;
-    for (size_t j = 0; j < bj16; j += 16)
-        for (size_t i = 0; i < bi8; i += 8) {
-            __m256i r[8];
-            for (int k = 0; k < 8; k++) r[k] = _mm256_loadu_si256((const __m256i *)(s + (i + k) * ls + j));
-            U8_STAGE(__m256i, _mm256_unpacklo_epi16, _mm256_unpackhi_epi16, 8, 1)
-            U8_STAGE(__m256i, _mm256_unpacklo_epi32, _mm256_unpackhi_epi32, 8, 2)
-            U8_STAGE(__m256i, _mm256_unpacklo_epi64, _mm256_unpackhi_epi64, 8, 4)
-            for (int k = 0; k < 8; k++) {
-                uint16_t *dp = d + (j + brev3[k]) * ld + i;
-                _mm_storeu_si128((__m128i *)dp, _mm256_castsi256_si128(r[k]));
-                _mm_storeu_si128((__m128i *)(dp + 8 * ld), _mm256_extracti128_si256(r[k], 1));
-            }
-        }
-    if (bj16 < bj) tile_2(s8 + bj16 * 2, ls, d8 + bj16 * ld * 2, ld, bi, bj - bj16, 0);
-    if (bi8 < bi) tile_2(s8 + bi8 * ls * 2, ls, d8 + bi8 * 2, ld, bi - bi8, bj16, 0);
+    tile12_avx2(s, ls, d, ld, bi, bj, 2);
 }
 #endif /* GP_HAVE_AVX2 */
 
@@ -521,43 +513,36 @@ GP_AVX512BW_FN static inline __m512i ld4x16(const u8 *p, size_t step)
     return _mm512_inserti32x4(v, _mm_loadu_si128((const __m128i *)(p + 3 * step)), 3);
 }
 
-#define AVX512_T1(STORE)                                                                            \
-    for (size_t j = 0; j < bj16; j += 16)                                                           \
-        for (size_t i = 0; i < bi64; i += 64) {                                                     \
+/* es = 1 or 2: 4R rows (R = 16 / es) and R columns per step, lane L = rows i + RL .. + R-1. */
+#define AVX512_T12(STORE)                                                                           \
+    for (size_t j = 0; j < bjR; j += R)                                                             \
+        for (size_t i = 0; i < bi4R; i += 4 * R) {                                                  \
             __m512i r[16];                                                                          \
-            for (int k = 0; k < 16; k++) r[k] = ld4x16(s + (i + k) * ls + j, 16 * ls);              \
-            U8_STAGE(__m512i, _mm512_unpacklo_epi8, _mm512_unpackhi_epi8, 16, 1)                    \
-            U8_STAGE(__m512i, _mm512_unpacklo_epi16, _mm512_unpackhi_epi16, 16, 2)                  \
-            U8_STAGE(__m512i, _mm512_unpacklo_epi32, _mm512_unpackhi_epi32, 16, 4)                  \
-            U8_STAGE(__m512i, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64, 16, 8)                  \
-            for (int k = 0; k < 16; k++) STORE((__m512i *)(d + (j + brev4[k]) * ld + i), r[k]);     \
+            for (size_t k = 0; k < R; k++) r[k] = ld4x16(s + ((i + k) * ls + j) * es, R * ls * es); \
+            if (es == 1) U8_STAGE(__m512i, _mm512_unpacklo_epi8, _mm512_unpackhi_epi8, 16, 1)       \
+            U8_STAGE(__m512i, _mm512_unpacklo_epi16, _mm512_unpackhi_epi16, (int)R, (int)(2 / es))  \
+            U8_STAGE(__m512i, _mm512_unpacklo_epi32, _mm512_unpackhi_epi32, (int)R, (int)(4 / es))  \
+            U8_STAGE(__m512i, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64, (int)R, (int)(8 / es))  \
+            for (size_t k = 0; k < R; k++) STORE((__m512i *)(d + ((j + brev[k]) * ld + i) * es), r[k]); \
         }
 
+GP_AVX512BW_FN static inline void tile12_avx512(const u8 *s, size_t ls, u8 *d, size_t ld, size_t bi, size_t bj,
+                                                int nt, const size_t es)
+{
+    const size_t R = 16 / es;
+    const unsigned char *brev = es == 1 ? brev4 : brev3;
+    const size_t bi4R = bi / (4 * R) * (4 * R), bjR = bj / R * R;
+    if (nt) { AVX512_T12(_mm512_stream_si512) } else { AVX512_T12(_mm512_storeu_si512) }
+    if (bjR < bj) (es == 1 ? tile_1 : tile_2)(s + bjR * es, ls, d + bjR * ld * es, ld, bi, bj - bjR, 0);
+    if (bi4R < bi) tile12_avx2(s + bi4R * ls * es, ls, d + bi4R * es, ld, bi - bi4R, bjR, es);
+}
 GP_AVX512BW_FN static void tile1_avx512(const u8 *s, size_t ls, u8 *d, size_t ld, size_t bi, size_t bj, int nt)
 {
-    size_t bi64 = bi & ~(size_t)63, bj16 = bj & ~(size_t)15;
-    if (nt) { AVX512_T1(_mm512_stream_si512) } else { AVX512_T1(_mm512_storeu_si512) }
-    if (bj16 < bj) tile_1(s + bj16, ls, d + bj16 * ld, ld, bi, bj - bj16, 0);
-    if (bi64 < bi) tile1_avx2(s + bi64 * ls, ls, d + bi64, ld, bi - bi64, bj16, 0);
+    tile12_avx512(s, ls, d, ld, bi, bj, nt, 1);
 }
-
-#define AVX512_T2(STORE)                                                                            \
-    for (size_t j = 0; j < bj8; j += 8)                                                             \
-        for (size_t i = 0; i < bi32; i += 32) {                                                     \
-            __m512i r[8];                                                                           \
-            for (int k = 0; k < 8; k++) r[k] = ld4x16(s8 + ((i + k) * ls + j) * 2, 16 * ls);        \
-            U8_STAGE(__m512i, _mm512_unpacklo_epi16, _mm512_unpackhi_epi16, 8, 1)                   \
-            U8_STAGE(__m512i, _mm512_unpacklo_epi32, _mm512_unpackhi_epi32, 8, 2)                   \
-            U8_STAGE(__m512i, _mm512_unpacklo_epi64, _mm512_unpackhi_epi64, 8, 4)                   \
-            for (int k = 0; k < 8; k++) STORE((__m512i *)(d8 + ((j + brev3[k]) * ld + i) * 2), r[k]); \
-        }
-
-GP_AVX512BW_FN static void tile2_avx512(const u8 *s8, size_t ls, u8 *d8, size_t ld, size_t bi, size_t bj, int nt)
+GP_AVX512BW_FN static void tile2_avx512(const u8 *s, size_t ls, u8 *d, size_t ld, size_t bi, size_t bj, int nt)
 {
-    size_t bi32 = bi & ~(size_t)31, bj8 = bj & ~(size_t)7;
-    if (nt) { AVX512_T2(_mm512_stream_si512) } else { AVX512_T2(_mm512_storeu_si512) }
-    if (bj8 < bj) tile_2(s8 + bj8 * 2, ls, d8 + bj8 * ld * 2, ld, bi, bj - bj8, 0);
-    if (bi32 < bi) tile2_avx2(s8 + bi32 * ls * 2, ls, d8 + bi32 * 2, ld, bi - bi32, bj8, 0);
+    tile12_avx512(s, ls, d, ld, bi, bj, nt, 2);
 }
 #endif /* GP_HAVE_AVX512 */
 
