@@ -37,6 +37,9 @@ struct gp_backend {
     void *ctx;          /* backend private state */
     /* Host memory the backend can move fastest (pinned for CUDA). NULL on failure. */
     void *(*host_alloc)(gp_backend *b, size_t bytes);
+    /* Optional (NULL: host_alloc): the same for a buffer that will be filled `uses` times (the
+     * CPU backend asks for transparent huge pages only when that amortises their cost). */
+    void *(*host_alloc_uses)(gp_backend *b, size_t bytes, size_t uses);
     void (*host_free)(gp_backend *b, void *p);
     /* dst (cols x rows) = transpose of src (rows x cols), elements of esize bytes, both dense
      * row-major. Element bytes are moved exactly (any esize >= 1). Returns 0 or a negative

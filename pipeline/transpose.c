@@ -237,9 +237,11 @@ static void progress_end(gp_progress *p)
     if (p->on && p->tty && gp__now() - p->t0 >= 2.0) fputc('\n', stderr);
 }
 
-static void *xalloc(gp_backend *b, size_t bytes)
+/* A buffer that will be filled `uses` times (the CPU backend's huge-page choice depends on it). */
+static void *xalloc(gp_backend *b, size_t bytes, size_t uses)
 {
-    return b->host_alloc(b, bytes ? bytes : 64);
+    if (!bytes) bytes = 64;
+    return b->host_alloc_uses ? b->host_alloc_uses(b, bytes, uses) : b->host_alloc(b, bytes);
 }
 
 static void write_json(const char *path, json_t *j, int quiet, gp_error *e)
@@ -338,13 +340,16 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     size_t band_cap = gp__plan_band_capacity(&plan), band_elems = direct ? read_elems : w_me * band_cap;
     int nbb = plan.band_bufs;
     bb_host = nccl || direct || plan.band_panels == 1 || !strcmp(be->name, "cpu");
+    const size_t panel_uses = (plan.npanels + 1) / 2, S_ = plan.band_panels ? plan.band_panels : 1,
+                 nbands = (plan.npanels + S_ - 1) / S_;
+    const size_t band_uses = direct ? panel_uses : (nbands + (size_t)nbb - 1) / (size_t)nbb;
     for (int i = 0; i < 2; i++) {
-        rbuf[i] = xalloc(be, read_elems * in_es);
-        mbuf[i] = o->map ? xalloc(be, read_elems * es) : NULL;
-        sbuf[i] = direct || nccl ? NULL : xalloc(be, read_elems * es);
+        rbuf[i] = xalloc(be, read_elems * in_es, panel_uses);
+        mbuf[i] = o->map ? xalloc(be, read_elems * es, panel_uses) : NULL;
+        sbuf[i] = direct || nccl ? NULL : xalloc(be, read_elems * es, panel_uses);
         if (i < nbb) {
             size_t bytes = band_elems * es > 0 ? band_elems * es : 64;
-            xbuf[i] = bb_host ? xalloc(be, bytes) : aligned_alloc(64, (bytes + 63) / 64 * 64);
+            xbuf[i] = bb_host ? xalloc(be, bytes, band_uses) : aligned_alloc(64, (bytes + 63) / 64 * 64);
         }
     }
     xcs = calloc((size_t)nranks, sizeof *xcs);
