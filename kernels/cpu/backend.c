@@ -20,7 +20,8 @@
  * 8192^2 in memory: 0.60-0.73 -> 0.80-0.81x memcpy with buffers reused rep after rep), but with
  * the kernel's `defrag = madvise` (the common default) the first touch of such a region compacts
  * memory synchronously: after a file write has fragmented it, a one-shot `gpipe transpose` of
- * 256 MiB f32 at 2 ranks took 0.66-1.18 s with them against 0.44-0.46 s without (bench/NOTES.md).
+ * 256 MiB f32 at 2 ranks took 0.41-1.04 s with them (growing as memory fragments) against
+ * 0.43-0.51 s without (bench/NOTES.md, "Transparent huge pages and one-shot runs").
  * So buffers filled fewer than GP_THP_MIN_USES times get plain pages. GP_CPU_THP=0|1 forces. */
 #define GP_THP_MIN_USES 8
 
