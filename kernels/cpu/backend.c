@@ -25,26 +25,77 @@
  * So buffers filled fewer than GP_THP_MIN_USES times get plain pages. GP_CPU_THP=0|1 forces. */
 #define GP_THP_MIN_USES 8
 
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+/* Buffers from GP_HUGE_MIN up are mappings of their own, 2 MiB aligned: through malloc they
+ * would come, once glibc's dynamic mmap threshold has risen after the first frees, from heap
+ * memory that an earlier MADV_HUGEPAGE left marked, and the choice above would not hold.
+ * A short list maps them back to their lengths for gp_cpu_free. */
+#include <pthread.h>
+typedef struct gp_big { void *p; size_t len; struct gp_big *next; } gp_big;
+static gp_big *g_big;
+static pthread_mutex_t g_big_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void *big_map(size_t bytes)
+{
+    size_t len = (bytes + 4095) & ~(size_t)4095, span = len + GP_HUGE_ALIGN;
+    gp_big *rec = malloc(sizeof *rec);
+    char *m = rec ? mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0) : MAP_FAILED;
+    if (m == MAP_FAILED) { free(rec); return NULL; }
+    char *a = (char *)(((uintptr_t)m + GP_HUGE_ALIGN - 1) & ~(uintptr_t)(GP_HUGE_ALIGN - 1));
+    if (a > m) munmap(m, (size_t)(a - m));
+    if (m + span > a + len) munmap(a + len, (size_t)(m + span - (a + len)));
+    rec->p = a;
+    rec->len = len;
+    pthread_mutex_lock(&g_big_mu);
+    rec->next = g_big;
+    g_big = rec;
+    pthread_mutex_unlock(&g_big_mu);
+    return a;
+}
+
+/* 1 when p was one of big_map's mappings (now unmapped). */
+static int big_unmap(void *p)
+{
+    gp_big *rec = NULL;
+    pthread_mutex_lock(&g_big_mu);
+    for (gp_big **q = &g_big; *q; q = &(*q)->next)
+        if ((*q)->p == p) { rec = *q; *q = rec->next; break; }
+    pthread_mutex_unlock(&g_big_mu);
+    if (!rec) return 0;
+    munmap(rec->p, rec->len);
+    free(rec);
+    return 1;
+}
+#endif
+
 static void *cpu_alloc(size_t bytes, int thp)
 {
     if (bytes == 0) return NULL;
-    size_t align = bytes >= GP_HUGE_MIN ? GP_HUGE_ALIGN : GP_CPU_ALIGN;
-    void *p = NULL;
-    if (posix_memalign(&p, align, bytes) != 0) return NULL;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-    /* Strided transposes touch one page per row: huge pages cut the TLB misses. A hint only. */
-    const char *e = getenv("GP_CPU_THP");
-    if (e && (e[0] == '0' || e[0] == '1')) thp = e[0] == '1';
-    if (bytes >= GP_HUGE_MIN && thp) (void)madvise(p, bytes & ~(GP_HUGE_ALIGN - 1), MADV_HUGEPAGE);
-#else
-    (void)thp;
+    if (bytes >= GP_HUGE_MIN) {
+        void *p = big_map(bytes);
+        /* Strided transposes touch one page per row: huge pages cut the TLB misses. A hint only. */
+        const char *e = getenv("GP_CPU_THP");
+        if (e && (e[0] == '0' || e[0] == '1')) thp = e[0] == '1';
+        if (p && thp) (void)madvise(p, bytes & ~(GP_HUGE_ALIGN - 1), MADV_HUGEPAGE);
+        return p;
+    }
 #endif
-    return p;
+    (void)thp;
+    void *p = NULL;
+    return posix_memalign(&p, bytes >= GP_HUGE_MIN ? GP_HUGE_ALIGN : GP_CPU_ALIGN, bytes) ? NULL : p;
 }
 
 void *gp_cpu_alloc(size_t bytes) { return cpu_alloc(bytes, 1); }
 
-void gp_cpu_free(void *p) { free(p); }
+void gp_cpu_free(void *p)
+{
+    if (!p) return;
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (big_unmap(p)) return;
+#endif
+    free(p);
+}
 
 static void *cpu_host_alloc(gp_backend *b, size_t bytes)
 {

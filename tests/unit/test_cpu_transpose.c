@@ -269,6 +269,67 @@ static void test_backend_table(void **state)
     assert_int_equal(gp_cpu_backend_create(NULL, err, sizeof err), GP_EINVAL);
 }
 
+/* THPeligible of the mapping that holds p (/proc/self/smaps), -1 when the kernel does not say. */
+static int thp_eligible(const void *p)
+{
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f) return -1;
+    char line[512];
+    int in = 0, r = -1;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' ')) {
+            if (in) break;
+            in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+        } else if (in && sscanf(line, "THPeligible: %d", &r) == 1) {
+            break;
+        }
+    }
+    fclose(f);
+    return r;
+}
+
+/* host_alloc_uses: huge pages only for buffers filled >= 8 times (kernels/cpu/backend.c);
+ * aligned, usable memory either way. The policy itself is checked where the kernel's THP mode
+ * is `madvise` (then only an MADV_HUGEPAGE region is eligible) and GP_CPU_THP is not set. */
+static void test_host_alloc_uses(void **state)
+{
+    (void)state;
+    gp_backend *b = NULL;
+    char err[256];
+    assert_int_equal(gp_cpu_backend_create(&b, err, sizeof err), 0);
+    assert_non_null(b->host_alloc_uses);
+    const size_t big = (size_t)8 << 20;
+    unsigned char *once = b->host_alloc_uses(b, big, 1), *many = b->host_alloc_uses(b, big, 100);
+    unsigned char *small = b->host_alloc_uses(b, 1000, 100);
+    assert_non_null(once);
+    assert_non_null(many);
+    assert_non_null(small);
+    assert_int_equal((uintptr_t)once % ((size_t)2 << 20), 0);
+    assert_int_equal((uintptr_t)many % ((size_t)2 << 20), 0);
+    assert_int_equal((uintptr_t)small % 64, 0);
+    for (size_t i = 0; i < big; i += 4096) { once[i] = (unsigned char)i; many[i] = (unsigned char)(i >> 12); }
+    memset(small, 0x5A, 1000);
+    for (size_t i = 0; i < big; i += 4096) {
+        assert_int_equal(once[i], (unsigned char)i);
+        assert_int_equal(many[i], (unsigned char)(i >> 12));
+    }
+    FILE *f = fopen("/sys/kernel/mm/transparent_hugepage/enabled", "r");
+    char mode[128] = "";
+    if (f) { if (!fgets(mode, sizeof mode, f)) mode[0] = 0; fclose(f); }
+    int e_once = thp_eligible(once), e_many = thp_eligible(many);
+    if (strstr(mode, "[madvise]") && !getenv("GP_CPU_THP") && e_once >= 0 && e_many >= 0) {
+        assert_int_equal(e_once, 0);   /* filled once: plain pages */
+        assert_int_equal(e_many, 1);   /* filled 100 times: MADV_HUGEPAGE */
+    } else {
+        printf("# THP mode '%.40s', eligible %d / %d: policy not checkable here\n", mode, e_once, e_many);
+    }
+    b->host_free(b, once);
+    b->host_free(b, many);
+    b->host_free(b, small);
+    b->destroy(b);
+}
+
 /* The other instruction-set paths and store kinds: run this same executable again with
  * GP_CPU_ISA / GP_CPU_NT set (they are read once per process). */
 static char *g_self;
@@ -296,7 +357,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_block_boundaries), cmocka_unit_test(test_large),
         cmocka_unit_test(test_other_esizes),  cmocka_unit_test(test_unaligned_dst),
         cmocka_unit_test(test_pitched),
-        cmocka_unit_test(test_backend_table), cmocka_unit_test(test_other_paths),
+        cmocka_unit_test(test_backend_table), cmocka_unit_test(test_host_alloc_uses),
+        cmocka_unit_test(test_other_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
