@@ -340,9 +340,11 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     size_t band_cap = gp__plan_band_capacity(&plan), band_elems = direct ? read_elems : w_me * band_cap;
     int nbb = plan.band_bufs;
     bb_host = nccl || direct || plan.band_panels == 1 || !strcmp(be->name, "cpu");
-    const size_t panel_uses = (plan.npanels + 1) / 2, S_ = plan.band_panels ? plan.band_panels : 1,
-                 nbands = (plan.npanels + S_ - 1) / S_;
-    const size_t band_uses = direct ? panel_uses : (nbands + (size_t)nbb - 1) / (size_t)nbb;
+    /* times each buffer is filled: read/send buffers alternate over the panels, band buffers over
+     * the bands (the direct strategy's band is one panel: band_panels = 1) */
+    const size_t panel_uses = (plan.npanels + 1) / 2;
+    const size_t nbands = (plan.npanels + plan.band_panels - 1) / plan.band_panels;
+    const size_t band_uses = (nbands + (size_t)nbb - 1) / (size_t)nbb;
     for (int i = 0; i < 2; i++) {
         rbuf[i] = xalloc(be, read_elems * in_es, panel_uses);
         mbuf[i] = o->map ? xalloc(be, read_elems * es, panel_uses) : NULL;

@@ -624,7 +624,9 @@ static void run_blocks(const u8 *s, size_t ls, u8 *d, size_t ld, size_t rows, si
     size_t w = es >= 64 ? 1 : 64 / es;
     if (w < 16 && es <= 4) w = 16;
 
-    const size_t pf1 = g_pf != (size_t)-1 ? g_pf : 1; /* prefetch distance of the scratch layout */
+    /* prefetch distance in strips: 2 for 4-byte bands (32-row bands: 0.785 -> 0.815x memcpy,
+     * median of 6 interleaved runs; 8-byte bands lose 0.04 with 2), else 1 */
+    const size_t pf = g_pf != (size_t)-1 ? g_pf : fullline && es == 4 ? 2 : 1;
     if (rows * cols * es <= g_direct) { /* small: cache-resident, no scratch */
         call_tile(fn, s, ls, d, ld, rows, cols, es, nt);
         goto done;
@@ -632,9 +634,6 @@ static void run_blocks(const u8 *s, size_t ls, u8 *d, size_t ld, size_t rows, si
 
     if (fullline) { /* bands of full rows, straight from src (see the header comment) */
         size_t band = g_band ? g_band : 128 / es; /* 128-byte dst runs: measured best */
-        /* src lines prefetched pf strips ahead: 2 for 4-byte elements (32-row bands: 0.785 ->
-         * 0.815x memcpy, median of 6 interleaved runs; 8-byte lose 0.04 with 2), else 1 */
-        const size_t pf = g_pf != (size_t)-1 ? g_pf : es == 4 ? 2 : 1;
         for (size_t i0 = 0; i0 < rows; i0 += band) {
             size_t ni = min_sz(rows - i0, band);
             const u8 *sb = s + i0 * sstride;
@@ -703,8 +702,8 @@ static void run_blocks(const u8 *s, size_t ls, u8 *d, size_t ld, size_t rows, si
         size_t from = 0;
         for (size_t jj = 0; jj < nj; jj += w) {
 #if defined(__GNUC__)
-            if (pf1 && jj + pf1 * w < nj) /* next strips' scratch lines (they may be in L3) */
-                for (size_t r = 0; r < ni; r++) __builtin_prefetch(cur + r * pitch + (jj + pf1 * w) * es, 0, 3);
+            if (pf && jj + pf * w < nj) /* next strips' scratch lines (they may be in L3) */
+                for (size_t r = 0; r < ni; r++) __builtin_prefetch(cur + r * pitch + (jj + pf * w) * es, 0, 3);
 #endif
             call_tile(fn, cur + jj * es, pitch / es, dblk + jj * ld * es, ld, ni, min_sz(w, nj - jj), es, nt);
             if (from < total) {
