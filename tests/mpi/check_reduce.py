@@ -260,8 +260,14 @@ def case_reduce(c, dtype, shape, seed, specials=False, ops=OPS, axes=("all", "ro
         if not mine:
             continue
         op = mine[(seed + 3 * ai) % len(mine)]
-        j, r = c.json_of(["reduce", path, "--op", op, "--axis", axis, "--device", c.device])
-        compare(op, axis, None, j, "gpipe reduce")
+        pr = panels[ai % len(panels)]   # the CLI's --panel-rows / --mem too, not only the job keys
+        argv = ["reduce", path, "--op", op, "--axis", axis, "--device", c.device]
+        if pr and pr.startswith("mem="):
+            argv += ["--mem", pr[4:]]
+        elif pr:
+            argv += ["--panel-rows", pr]
+        j, r = c.json_of(argv)
+        compare(op, axis, pr, j, "gpipe reduce")
     for pr in panels:
         for (op, axis), j in zip(ok, c.json_many(path, ok, pr) if ok else []):
             compare(op, axis, pr, j, "job file")
