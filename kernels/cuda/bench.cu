@@ -232,6 +232,7 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
             const char *name;
             gp_tile_layout l;
             int tune;
+            size_t group; /* GROUP orders: panel bytes (0 = the library's 2048) */
         };
         std::vector<V> vs = {{"naive", GP_TILE_NAIVE, 0},   {"none", GP_TILE_NONE, 0},
                              {"pad", GP_TILE_PAD, 0},       {"swizzle", GP_TILE_SWIZZLE, 0},
@@ -290,6 +291,32 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
                     vs.push_back({enames[ei][e][li], ls[li], et[e] | GP_CUDA_TUNE_COLMAJOR});
                 }
             vs.push_back({"swizzle+cfgE", GP_TILE_SWIZZLE, GP_CUDA_TUNE_CFG_E});
+            if (es == 1 || es == 8) { /* 1 B: k_vec1h's wider tiles; 8 B: fewer threads */
+                vs.push_back({"swizzle+cfgE+alt+cm", GP_TILE_SWIZZLE,
+                              GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_ALT | GP_CUDA_TUNE_COLMAJOR});
+                vs.push_back({"swizzle+cfgF+alt+cm", GP_TILE_SWIZZLE,
+                              GP_CUDA_TUNE_CFG_F | GP_CUDA_TUNE_ALT | GP_CUDA_TUNE_COLMAJOR});
+                vs.push_back({"swizzle+cfgEF+alt+cm", GP_TILE_SWIZZLE,
+                              GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_CFG_F | GP_CUDA_TUNE_ALT |
+                                  GP_CUDA_TUNE_COLMAJOR});
+                vs.push_back({"pad+cfgE+alt+cm", GP_TILE_PAD,
+                              GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_ALT | GP_CUDA_TUNE_COLMAJOR});
+                vs.push_back({"none+cfgE+alt+cm", GP_TILE_NONE,
+                              GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_ALT | GP_CUDA_TUNE_COLMAJOR});
+                vs.push_back({"swizzle+cfgE+alt", GP_TILE_SWIZZLE,
+                              GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_ALT});
+            }
+            /* the default kernel with grouped tile orders, panels of 1-16 KB (row-major inside
+             * src-wide panels: grp; column-major inside dst-tall panels: grpcm) */
+            static char gnames[5][5][2][40];
+            const int dt = gp_cuda_default_tune(es);
+            for (int w = 0; w < 5; w++)
+                for (int o = 0; o < 2; o++) {
+                    snprintf(gnames[ei][w][o], 40, "default+grp%s%dk", o ? "cm" : "", 1 << w);
+                    vs.push_back({gnames[ei][w][o], gp_cuda_default_layout(es),
+                                  (o ? dt : dt & ~GP_CUDA_TUNE_COLMAJOR) | GP_CUDA_TUNE_GROUP,
+                                  (size_t)1024 << w});
+                }
             vs.push_back({"default#2", GP_TILE_DEFAULT, 0});
         }
         if (match) { /* --match a,b,c: only variants whose names contain one of them */
@@ -309,6 +336,7 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
         }
         for (const V &v : vs) {
             CK(cudaMemset(c.dst, 0xA5, mb));
+            gp_cuda_tile_group_bytes(v.group);
             if ((rc = time_median(c, [&] {
                      return gp_cuda_transpose_dev_tuned(c.src, c.dst, rows, cols, es, v.l,
                                                         v.tune, 0) != 0;
@@ -319,9 +347,11 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
             }
             Row r{v.name, ms, 2.0 * mb / (ms * 1e6), 0, 0, true};
             r.pct = 100.0 * r.gbps / s.copy;
+            gp_cuda_tile_group_bytes(0);
             if ((rc = check(c, rows, cols, es, &r.bad))) break;
             s.rows.push_back(r);
         }
+        gp_cuda_tile_group_bytes(0);
         if (rc) break;
         if (c.blas && (es == 4 || es == 8) && (!match || strstr(match, "cublas"))) {
             /* row-major rows x cols = column-major cols x rows (lda = cols); C = A^T is

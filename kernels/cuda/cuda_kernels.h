@@ -29,7 +29,8 @@ enum { GP_CUDA_TUNE_ALT = 1, GP_CUDA_TUNE_STREAM = 2, GP_CUDA_TUNE_COLMAJOR = 4,
         * shape, COLMAJOR and the layout apply; with STREAM the tile rows come through the bulk
         * copy engine (cp.async.bulk + mbarrier; layouts none, or pad for pad and swizzle) */
        GP_CUDA_TUNE_ASYNC = 32,
-       /* k_async only: tiles in panels of ~2 KB of src row width, row-major inside a panel */
+       /* tiles in panels (every vector kernel): row-major inside panels ~2 KB of src row wide,
+        * with COLMAJOR column-major inside panels ~2 KB of dst row tall */
        GP_CUDA_TUNE_GROUP = 64,
        /* more shapes: k_vec / k_vec1h with fewer registers per load in flight (CFG_E, CFG_F,
         * both), or with ASYNC two k_async shapes with ~64 KB in flight per SM */
@@ -41,6 +42,12 @@ int gp_cuda_transpose_dev_tuned(const void *d_src, void *d_dst, size_t rows, siz
 /* Tests only: cap k_async's persistent grid at `blocks` (0 = one wave of resident blocks), so
  * that small matrices run many tiles per block through the stage ring. Not thread-safe. */
 void gp_cuda_async_grid_cap(int blocks);
+
+/* Bench and tests only: the panel size of the GROUP tile orders in bytes (0 = 2048). Not
+ * thread-safe. */
+void gp_cuda_tile_group_bytes(size_t bytes);
+/* The tuning bits gp_cuda_transpose_dev runs for an element size (0 for the other sizes). */
+int gp_cuda_default_tune(size_t esize);
 
 /* The device ordinal of a CUDA backend, and the NCCL exchange functions put into its table
  * (kernels/cuda/nccl.cu; nothing where nccl.h was missing at build time). */

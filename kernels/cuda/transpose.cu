@@ -12,9 +12,12 @@
  *          one warp per tile row, same three layouts.
  *  k_naive one thread per element, no shared memory (reference point for the bench);
  *  k_big   one block per element for elements larger than 24 KiB.
+ *  k_vec1h 1 B with 8-row micro-blocks (half of k_vec<1>'s registers): the 1 B default in its
+ *          128-row x 256-byte tile shape (CFG_E|ALT).
  * Selectable, not default (tuning bits; none beat the defaults on the H200, bench/NOTES.md
  * "Transpose kernels, 2026-12-01"): k_async (cp.async or bulk-copy stages, persistent),
- * k_vec1h (1 B with 8-row micro-blocks), k_vec shapes with 16 loads in flight (CFG_E/CFG_F).
+ * k_vec1h's other shapes, k_vec shapes with 16 loads in flight (CFG_E/CFG_F), grouped tile
+ * orders (GROUP).
  * Edges (partial tiles, 1xN, Nx1) are predicated inside the same pass. All indexing is size_t;
  * the grid is one-dimensional over tiles with a grid-stride loop (no gridDim.y limit). */
 #include <stdint.h>
@@ -94,13 +97,43 @@ template <int L, int M, int K> __device__ __forceinline__ int soff(int d, int c)
     return d * M + c;
 }
 
+/* Tile order of a one-dimensional tile index t (kernel argument `order`, from tile_order()):
+ * bits 0-1 the mode, 0 row-major (neighbouring blocks read neighbouring src tiles), 1
+ * column-major (neighbouring blocks write neighbouring dst tiles), 2 row-major inside panels of
+ * g tile columns, 3 column-major inside panels of g tile rows; bits 2.. g. The grouped orders
+ * give the resident blocks runs of about g tiles along *both* the src rows they read and the
+ * dst rows they write, instead of one tile's width on one side. */
+__device__ __forceinline__ void tile_at(size_t t, size_t ntr, size_t ntc, int order, size_t &tr,
+                                        size_t &tc)
+{
+    const size_t g = (size_t)(order >> 2);
+    switch (order & 3) {
+    case 1: tc = t / ntr; tr = t - tc * ntr; return;
+    case 2: {
+        const size_t pw = g * ntr, p = t / pw, l = t - p * pw;
+        const size_t gw = ntc - p * g < g ? ntc - p * g : g;
+        tr = l / gw;
+        tc = p * g + (l - tr * gw);
+        return;
+    }
+    case 3: {
+        const size_t ph = g * ntc, p = t / ph, l = t - p * ph;
+        const size_t gh = ntr - p * g < g ? ntr - p * g : g;
+        tc = l / gh;
+        tr = p * g + (l - tc * gh);
+        return;
+    }
+    default: tr = t / ntc; tc = t - tr * ntc;
+    }
+}
+
 /* Register cap from the threads per SM asked for: 512 (128 registers) for 4-16 B, 384 (170)
  * for 2 B, 256 for 1 B, whose 64-word micro-blocks spill under 170 (ptxas -v). */
 template <int ES> constexpr int min_threads() { return ES >= 4 ? 512 : ES == 2 ? 384 : 256; }
 template <int ES, int M, int NT, int L, bool STREAM, int MINT = min_threads<ES>()>
 __global__ void __launch_bounds__(NT, MINT / NT > 0 ? MINT / NT : 1)
     k_vec(const uint4 *__restrict__ src, uint4 *__restrict__ dst, size_t rows, size_t cols,
-          size_t ntr, size_t ntc, size_t ntiles, int colmajor)
+          size_t ntr, size_t ntc, size_t ntiles, int order)
 {
     constexpr int K = 16 / ES;
     constexpr int T = M * K;          /* tile edge in elements */
@@ -111,11 +144,8 @@ __global__ void __launch_bounds__(NT, MINT / NT > 0 ? MINT / NT : 1)
     const size_t sp = cols / K, dp = rows / K; /* row pitches in chunks */
 
     for (size_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
-        /* row-major tile order: neighbouring blocks read neighbouring src tiles; column-major:
-         * neighbouring blocks write neighbouring dst tiles */
         size_t tr, tc;
-        if (colmajor) { tc = t / ntr; tr = t - tc * ntr; }
-        else { tr = t / ntc; tc = t - tr * ntc; }
+        tile_at(t, ntr, ntc, order, tr, tc);
         const size_t r0 = tr * T, c0 = tc * T;
         const size_t rl = (rows - r0) / K, cl = (cols - c0) / K;
         const int nmr = rl < (size_t)M ? (int)rl : M; /* valid micro-rows / micro-cols */
@@ -194,7 +224,7 @@ __device__ __forceinline__ uint32_t tr4x4(const uint32_t (&in)[8][4], int j, int
 template <int TR, int MC, int NT, int L, int MINT>
 __global__ void __launch_bounds__(NT, MINT / NT > 0 ? MINT / NT : 1)
     k_vec1h(const uint4 *__restrict__ src, uint4 *__restrict__ dst, size_t rows, size_t cols,
-            size_t ntr, size_t ntc, size_t ntiles, int colmajor)
+            size_t ntr, size_t ntc, size_t ntiles, int order)
 {
     constexpr int M = TR / 16;           /* chunks per dst row of the tile */
     constexpr int G8 = TR / 8;           /* 8-row groups */
@@ -207,8 +237,7 @@ __global__ void __launch_bounds__(NT, MINT / NT > 0 ? MINT / NT : 1)
 
     for (size_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
         size_t tr, tc;
-        if (colmajor) { tc = t / ntr; tr = t - tc * ntr; }
-        else { tr = t / ntc; tc = t - tr * ntc; }
+        tile_at(t, ntr, ntc, order, tr, tc);
         const size_t r0 = tr * TR, c0 = tc * (MC * 16);
         const size_t rl = (rows - r0) / 8, cl = (cols - c0) / 16;
         const int ng = rl < (size_t)G8 ? (int)rl : G8; /* valid 8-row groups (rows % 16 == 0) */
@@ -333,7 +362,6 @@ __global__ void __launch_bounds__(NT, MINB)
             size_t ntr, size_t ntc, size_t ntiles, int order)
 {
     constexpr int K = 16 / ES, TR = GR * K, TC = MC * K;
-    constexpr size_t GW = 128 / MC; /* order 2: panels of GW tile columns (2 KB of a src row) */
     constexpr int SC = TR * MC + (L == L_PAD ? GR : 0); /* chunks per stage */
     constexpr int PR = TR * MC / NT;                    /* copies per thread per tile */
     constexpr int MBT = GR * MC / NT;                   /* micro-blocks per thread per tile */
@@ -347,15 +375,7 @@ __global__ void __launch_bounds__(NT, MINB)
 
     auto coords = [&](size_t t, size_t &r0, size_t &c0) {
         size_t tr, tc;
-        if (order == 1) { tc = t / ntr; tr = t - tc * ntr; }
-        else if (order == 2) {
-            /* row-major inside panels of GW tile columns: the resident blocks cover ~2 KB of
-             * each src row they read and many tiles of each dst row they write */
-            const size_t pw = GW * ntr, p = t / pw, l = t - p * pw;
-            const size_t gw = ntc - p * GW < GW ? ntc - p * GW : GW;
-            tr = l / gw;
-            tc = p * GW + (l - tr * gw);
-        } else { tr = t / ntc; tc = t - tr * ntc; }
+        tile_at(t, ntr, ntc, order, tr, tc);
         r0 = tr * TR;
         c0 = tc * TC;
     };
@@ -541,12 +561,14 @@ namespace {
 
 /* DEFAULT per element size 1, 2, 4, 8, 16 B: layout and tuning bits, the fastest measured on
  * the H200 on 2026-11-30 (bench/NOTES.md; 2 B: the CFG_C sweep of the second session, 96.7% vs
- * 90.0%). Pad and swizzle tie within noise everywhere;
+ * 90.0%; 1 B: k_vec1h's 256-byte-wide tiles, 2026-12-01). Pad and swizzle tie within noise everywhere;
  * swizzle needs no extra shared memory. Column-major tile order won for every size. */
 const gp_tile_layout g_default_layout[5] = {GP_TILE_SWIZZLE, GP_TILE_SWIZZLE, GP_TILE_SWIZZLE,
                                             GP_TILE_SWIZZLE, GP_TILE_SWIZZLE};
 const int g_default_tune[5] = {
-    GP_CUDA_TUNE_COLMAJOR,                    /* 1 B: 8x8 micro-blocks of 16x16, 64 threads */
+    /* 1 B: k_vec1h, 128 rows x 256 B tiles, 256 threads (2026-12-01, third H200 round: 91.9-92.6%
+     * against 88.8-90.5% for k_vec's 8x8 micro-blocks of 16x16 with 64 threads) */
+    GP_CUDA_TUNE_COLMAJOR | GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_ALT,
     GP_CUDA_TUNE_COLMAJOR | GP_CUDA_TUNE_CFG_C, /* 2 B: 16x16 of 8x8, 128 threads, 2 per thread */
     GP_CUDA_TUNE_COLMAJOR,                    /* 4 B: 16x16 of 4x4, 128 threads */
     GP_CUDA_TUNE_COLMAJOR,                    /* 8 B: 32x32 of 2x2, 256 threads */
@@ -572,8 +594,23 @@ unsigned grid_for(size_t n)
     return (unsigned)(n < (size_t)0x7fffffff ? (n ? n : 1) : (size_t)0x7fffffff);
 }
 
+/* Grouped tile orders (tune bit GROUP, tile_at): panels about this many bytes of a src row wide
+ * (mode 2) or of a dst row tall (mode 3); gp_cuda_tile_group_bytes() sets it for the bench. */
+size_t g_group_bytes = 2048;
+
+/* The kernels' `order` argument from a mode 0-3 and the tile's edges in bytes (src row run
+ * tc_bytes, dst row run tr_bytes). */
+int tile_order(int mode, size_t tr_bytes, size_t tc_bytes)
+{
+    if (mode < 2) return mode;
+    size_t g = g_group_bytes / (mode == 2 ? tc_bytes : tr_bytes);
+    if (g < 1) g = 1;
+    if (g > (1u << 20)) g = 1u << 20;
+    return mode | (int)(g << 2);
+}
+
 template <int ES, int M, int NT, int L, bool S, int MINT = min_threads<ES>()>
-int launch_vec(const void *s, void *d, size_t rows, size_t cols, int colmajor, cudaStream_t st)
+int launch_vec(const void *s, void *d, size_t rows, size_t cols, int mode, cudaStream_t st)
 {
     constexpr size_t T = (size_t)M * (16 / ES);
     constexpr size_t smem = sizeof(uint4) * ((size_t)M * (16 / ES) * M + (L == L_PAD ? M : 0));
@@ -590,13 +627,13 @@ int launch_vec(const void *s, void *d, size_t rows, size_t cols, int colmajor, c
     const size_t ntr = (rows + T - 1) / T, ntc = (cols + T - 1) / T, nt = ntr * ntc;
     k_vec<ES, M, NT, L, S, MINT><<<grid_for(nt), NT, smem, st>>>(
         static_cast<const uint4 *>(s), static_cast<uint4 *>(d), rows, cols, ntr, ntc, nt,
-        colmajor);
+        tile_order(mode, T * ES, T * ES));
     return launched();
 }
 
 /* k_vec1h (1 B): tile TR src rows x MC chunks, NT threads, register cap from MINT threads/SM */
 template <int TR, int MC, int NT, int L, int MINT>
-int launch_vec1h(const void *s, void *d, size_t rows, size_t cols, int colmajor, cudaStream_t st)
+int launch_vec1h(const void *s, void *d, size_t rows, size_t cols, int mode, cudaStream_t st)
 {
     constexpr size_t TC = (size_t)MC * 16;
     constexpr size_t smem = sizeof(uint4) * (TC * (TR / 16) + (L == L_PAD ? (size_t)MC : 0));
@@ -607,7 +644,7 @@ int launch_vec1h(const void *s, void *d, size_t rows, size_t cols, int colmajor,
         return GP_EDEVICE;
     const size_t ntr = (rows + TR - 1) / TR, ntc = (cols + TC - 1) / TC, nt = ntr * ntc;
     kern<<<grid_for(nt), NT, smem, st>>>(static_cast<const uint4 *>(s), static_cast<uint4 *>(d),
-                                         rows, cols, ntr, ntc, nt, colmajor);
+                                         rows, cols, ntr, ntc, nt, tile_order(mode, TR, TC));
     return launched();
 }
 
@@ -617,17 +654,26 @@ int launch_vec1h(const void *s, void *d, size_t rows, size_t cols, int colmajor,
  * 256 threads). 2/4/8/16 B: k_vec with 16 loads in flight per thread under a 170-register cap
  * (384 threads/SM; F: 8 B under the 128 cap). */
 template <int ES, int L>
-int launch_vec_ef(const void *s, void *d, size_t rows, size_t cols, int ef, int cm,
+int launch_vec_ef(const void *s, void *d, size_t rows, size_t cols, int ef, bool alt, int cm,
                   cudaStream_t st)
 {
     switch (ES) {
     case 1:
+        if (alt) /* wider tiles: E 128 rows x 256 B (8 loads per thread, 2 blocks/SM), F 128 x
+                  * 512 B and E|F 256 x 256 B (16 loads per thread, 1 block/SM) */
+            return ef == 1   ? launch_vec1h<128, 16, 256, L, 512>(s, d, rows, cols, cm, st)
+                   : ef == 2 ? launch_vec1h<128, 32, 256, L, 256>(s, d, rows, cols, cm, st)
+                             : launch_vec1h<256, 16, 256, L, 256>(s, d, rows, cols, cm, st);
         return ef == 1   ? launch_vec1h<128, 8, 128, L, 512>(s, d, rows, cols, cm, st)
                : ef == 2 ? launch_vec1h<128, 8, 64, L, 384>(s, d, rows, cols, cm, st)
                          : launch_vec1h<256, 8, 256, L, 512>(s, d, rows, cols, cm, st);
     case 2: return launch_vec<2, 16, 128, L, false, 512>(s, d, rows, cols, cm, st);
     case 4: return launch_vec<4, 16, 64, L, false, 384>(s, d, rows, cols, cm, st);
     case 8:
+        if (alt) /* fewer threads per SM: E 256 x 1 block, F 128 x 2 (16 loads), E|F 128x128 tiles */
+            return ef == 1   ? launch_vec<8, 32, 256, L, false, 256>(s, d, rows, cols, cm, st)
+                   : ef == 2 ? launch_vec<8, 32, 128, L, false, 256>(s, d, rows, cols, cm, st)
+                             : launch_vec<8, 64, 256, L, false, 256>(s, d, rows, cols, cm, st);
         return ef == 2 ? launch_vec<8, 32, 128, L, false, 512>(s, d, rows, cols, cm, st)
                        : launch_vec<8, 32, 128, L, false, 384>(s, d, rows, cols, cm, st);
     default: return launch_vec<16, 32, 64, L, false, 384>(s, d, rows, cols, cm, st);
@@ -707,7 +753,7 @@ GP_ACFG(16, 4, 32, 32, 128, 2, 4) GP_ACFG(16, 5, 32, 32, 128, 3, 2)
 #undef GP_ACFG
 
 template <int ES, int C, int L, bool BULK = false>
-int launch_async(const void *s, void *d, size_t rows, size_t cols, int order, cudaStream_t st)
+int launch_async(const void *s, void *d, size_t rows, size_t cols, int mode, cudaStream_t st)
 {
     using A = ACfg<ES, C>;
     constexpr int K = 16 / ES;
@@ -740,7 +786,8 @@ int launch_async(const void *s, void *d, size_t rows, size_t cols, int order, cu
     size_t resident = (size_t)sms * occ;
     if (g_async_cap > 0 && resident > (size_t)g_async_cap) resident = (size_t)g_async_cap;
     kern<<<grid_for(nt < resident ? nt : resident), A::NT, smem, st>>>(
-        static_cast<const uint4 *>(s), static_cast<uint4 *>(d), rows, cols, ntr, ntc, nt, order);
+        static_cast<const uint4 *>(s), static_cast<uint4 *>(d), rows, cols, ntr, ntc, nt,
+        tile_order(mode, TR * ES, TC * ES));
     return launched();
 }
 
@@ -764,9 +811,10 @@ int launch_vec_es(const void *s, void *d, size_t rows, size_t cols, gp_tile_layo
 {
     const bool alt = (tune & GP_CUDA_TUNE_ALT) != 0;
     const bool str = (tune & GP_CUDA_TUNE_STREAM) != 0;
-    const int cm = (tune & GP_CUDA_TUNE_COLMAJOR) != 0;
+    /* tile order mode (tile_at): row-/column-major, either of them in panels with GROUP */
+    const int cm = ((tune & GP_CUDA_TUNE_COLMAJOR) ? 1 : 0) | ((tune & GP_CUDA_TUNE_GROUP) ? 2 : 0);
     if (tune & GP_CUDA_TUNE_ASYNC) {
-        const int ord = (tune & GP_CUDA_TUNE_GROUP) ? 2 : cm;
+        const int ord = cm;
         const int c = (tune & GP_CUDA_TUNE_CFG_F)   ? 5
                       : (tune & GP_CUDA_TUNE_CFG_E) ? 4
                       : (tune & GP_CUDA_TUNE_CFG_D) ? 3
@@ -786,9 +834,9 @@ int launch_vec_es(const void *s, void *d, size_t rows, size_t cols, gp_tile_layo
     if (tune & (GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_CFG_F)) {
         const int ef = ((tune & GP_CUDA_TUNE_CFG_E) ? 1 : 0) | ((tune & GP_CUDA_TUNE_CFG_F) ? 2 : 0);
         switch (layout) {
-        case GP_TILE_PAD: return launch_vec_ef<ES, L_PAD>(s, d, rows, cols, ef, cm, st);
-        case GP_TILE_SWIZZLE: return launch_vec_ef<ES, L_SWZ>(s, d, rows, cols, ef, cm, st);
-        default: return launch_vec_ef<ES, L_NONE>(s, d, rows, cols, ef, cm, st);
+        case GP_TILE_PAD: return launch_vec_ef<ES, L_PAD>(s, d, rows, cols, ef, alt, cm, st);
+        case GP_TILE_SWIZZLE: return launch_vec_ef<ES, L_SWZ>(s, d, rows, cols, ef, alt, cm, st);
+        default: return launch_vec_ef<ES, L_NONE>(s, d, rows, cols, ef, alt, cm, st);
         }
     }
     if (tune & (GP_CUDA_TUNE_CFG_C | GP_CUDA_TUNE_CFG_D))
@@ -871,6 +919,14 @@ template <typename F> int by_unit(size_t u, F f)
 } // namespace
 
 extern "C" void gp_cuda_async_grid_cap(int blocks) { g_async_cap = blocks > 0 ? blocks : 0; }
+
+extern "C" void gp_cuda_tile_group_bytes(size_t bytes) { g_group_bytes = bytes ? bytes : 2048; }
+
+extern "C" int gp_cuda_default_tune(size_t esize)
+{
+    const int i = es_index(esize);
+    return i < 0 ? 0 : g_default_tune[i];
+}
 
 extern "C" gp_tile_layout gp_cuda_default_layout(size_t esize)
 {

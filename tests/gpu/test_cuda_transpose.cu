@@ -214,13 +214,25 @@ int main(int argc, char **argv)
                                          h_src.data(), ref.data(), out.data(), d_src, d_dst);
                                 gp_cuda_async_grid_cap(0);
                             }
-                    /* shapes E, F, E|F (k_vec1h for 1 B), every layout, both tile orders */
-                    if (tiled && !off)
-                        for (int e : {(int)GP_CUDA_TUNE_CFG_E, (int)GP_CUDA_TUNE_CFG_F,
-                                      GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_CFG_F})
-                            for (int o : {0, (int)GP_CUDA_TUNE_COLMAJOR})
+                    /* shapes E, F, E|F (k_vec1h for 1 B; with ALT its 256-byte-wide tiles),
+                     * every layout, row-/column-major and both grouped tile orders with panels
+                     * of 1-4 tiles (600 bytes), so that partial panels occur at the edges */
+                    if (tiled && !off) {
+                        gp_cuda_tile_group_bytes(600);
+                        for (int e : {0, (int)GP_CUDA_TUNE_ALT, (int)GP_CUDA_TUNE_CFG_E,
+                                      (int)GP_CUDA_TUNE_CFG_F, GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_CFG_F,
+                                      GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_ALT,
+                                      GP_CUDA_TUNE_CFG_F | GP_CUDA_TUNE_ALT,
+                                      GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_CFG_F | GP_CUDA_TUNE_ALT})
+                            for (int o : {0, (int)GP_CUDA_TUNE_COLMAJOR, (int)GP_CUDA_TUNE_GROUP,
+                                          GP_CUDA_TUNE_GROUP | GP_CUDA_TUNE_COLMAJOR}) {
+                                if (e < GP_CUDA_TUNE_CFG_E && !(o & GP_CUDA_TUNE_GROUP))
+                                    continue; /* k_vec's plain orders: the loop over t above */
                                 run_case({s.r, s.c, es, l, e | o, off}, h_src.data(), ref.data(),
                                          out.data(), d_src, d_dst);
+                            }
+                        gp_cuda_tile_group_bytes(0);
+                    }
                     /* the two extra tile shapes (swizzled layout) */
                     if (l == GP_TILE_SWIZZLE && !off && !async_only)
                         for (int t : {(int)GP_CUDA_TUNE_CFG_C, (int)GP_CUDA_TUNE_CFG_D,
