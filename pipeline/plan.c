@@ -10,11 +10,13 @@
 #include "pipeline/internal.h"
 
 /* Panel size (one rank's read buffer): at most 256 MiB, so no HDF5/MPI-IO transfer nears 2 GiB;
- * about a quarter of the rank's rows, so reading, transposing, exchanging and writing overlap;
- * not below 8 MiB unless the budget says so, so each I/O call stays efficient. */
+ * about an eighth of the rank's rows, so reading, transposing, exchanging and writing overlap and
+ * the parts that cannot (the first read, the last transpose and exchange) stay small (8 panels
+ * against 4: 8% faster file -> file on the 16-core GPU host, no difference on the 2-core machine;
+ * bench/NOTES.md); not below 8 MiB unless the budget says so, so each I/O call stays efficient. */
 #define GP_PANEL_MAX_BYTES ((size_t)256 << 20)
 #define GP_PANEL_MIN_BYTES ((size_t)8 << 20)
-#define GP_PANELS_WANTED 4
+#define GP_PANELS_WANTED 8
 /* The smallest panel (read buffer) worth shrinking to so that one band holds the whole output:
  * below it the per-panel costs (a collective read, an exchange, an agreement) start to count. */
 #define GP_PANEL_MIN_SINGLE_BYTES ((size_t)4 << 20)

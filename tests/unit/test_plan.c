@@ -168,18 +168,19 @@ static void test_band_choice(void **state)
     (void)state;
     gp_plan p;
     gp_error e = {0};
-    /* 8192 x 8192 f32 at 2 ranks, 2 GiB per rank: 4 panels of 1024 rows, one band, one buffer */
+    /* 8192 x 8192 f32 at 2 ranks, 2 GiB per rank: an eighth of a rank's 4096 rows per panel
+     * (GP_PANELS_WANTED; 16 MiB, above the 8 MiB floor), one band, one buffer */
     assert_int_equal(gp__plan_make(&p, GP_STRATEGY_ALLTOALL, 8192, 8192, 4, 2, 0, (size_t)2 << 30, 0, &e), 0);
-    assert_int_equal(p.panel_rows, 1024);
-    assert_int_equal(p.npanels, 4);
-    assert_true(p.band_panels >= 4);
+    assert_int_equal(p.panel_rows, 512);
+    assert_int_equal(p.npanels, 8);
+    assert_true(p.band_panels >= 8);
     assert_int_equal(p.band_bufs, 1);
     assert_int_equal(gp__plan_band(&p, 3).start, 0);
     assert_int_equal(gp__plan_band(&p, 3).count, 8192);
     gp__plan_free(&p);
     /* 160 MiB: the output share (128 MiB) fits beside smaller panels: one band of more panels */
     assert_int_equal(gp__plan_make(&p, GP_STRATEGY_ALLTOALL, 8192, 8192, 4, 2, 0, (size_t)160 << 20, 0, &e), 0);
-    assert_true(p.panel_rows < 1024 && p.panel_rows >= 128);
+    assert_true(p.panel_rows < 512 && p.panel_rows >= 128);
     assert_true(p.band_panels >= p.npanels);
     assert_int_equal(p.band_bufs, 1);
     assert_true(p.mem_bytes <= (size_t)160 << 20);
