@@ -106,25 +106,23 @@ template <int L, int M, int K> __device__ __forceinline__ int soff(int d, int c)
 __device__ __forceinline__ void tile_at(size_t t, size_t ntr, size_t ntc, int order, size_t &tr,
                                         size_t &tc)
 {
-    const size_t g = (size_t)(order >> 2);
-    switch (order & 3) {
-    case 1: tc = t / ntr; tr = t - tc * ntr; return;
-    case 2: {
-        const size_t pw = g * ntr, p = t / pw, l = t - p * pw;
-        const size_t gw = ntc - p * g < g ? ntc - p * g : g;
-        tr = l / gw;
-        tc = p * g + (l - tr * gw);
-        return;
+    /* (a, b): the slow and the fast index of the walk; column-major orders walk down tile
+     * columns (a = tc, b = tr), row-major ones along tile rows (a = tr, b = tc) */
+    const int mode = order & 3;
+    const bool cm = mode & 1;
+    size_t a, b;
+    if (mode < 2) {
+        const size_t n = cm ? ntr : ntc;
+        a = t / n;
+        b = t - a * n;
+    } else { /* panels of g tiles across (b), walked along (a) */
+        const size_t g = (size_t)(order >> 2), na = cm ? ntc : ntr, nb = cm ? ntr : ntc;
+        const size_t pw = g * na, p = t / pw, l = t - p * pw;
+        const size_t gw = nb - p * g < g ? nb - p * g : g;
+        a = l / gw;
+        b = p * g + (l - a * gw);
     }
-    case 3: {
-        const size_t ph = g * ntc, p = t / ph, l = t - p * ph;
-        const size_t gh = ntr - p * g < g ? ntr - p * g : g;
-        tc = l / gh;
-        tr = p * g + (l - tc * gh);
-        return;
-    }
-    default: tr = t / ntc; tc = t - tr * ntc;
-    }
+    if (cm) { tc = a; tr = b; } else { tr = a; tc = b; }
 }
 
 /* Register cap from the threads per SM asked for: 512 (128 registers) for 4-16 B, 384 (170)
