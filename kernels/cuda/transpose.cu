@@ -26,6 +26,7 @@
 #include "kernels/backend.h"
 #include "pipeline/status.h"
 #include "kernels/cuda/cuda_kernels.h"
+#include "kernels/cuda/tile_order.h"
 
 // kernels
 
@@ -97,34 +98,6 @@ template <int L, int M, int K> __device__ __forceinline__ int soff(int d, int c)
     return d * M + c;
 }
 
-/* Tile order of a one-dimensional tile index t (kernel argument `order`, from tile_order()):
- * bits 0-1 the mode, 0 row-major (neighbouring blocks read neighbouring src tiles), 1
- * column-major (neighbouring blocks write neighbouring dst tiles), 2 row-major inside panels of
- * g tile columns, 3 column-major inside panels of g tile rows; bits 2.. g. The grouped orders
- * give the resident blocks runs of about g tiles along *both* the src rows they read and the
- * dst rows they write, instead of one tile's width on one side. */
-__device__ __forceinline__ void tile_at(size_t t, size_t ntr, size_t ntc, int order, size_t &tr,
-                                        size_t &tc)
-{
-    /* (a, b): the slow and the fast index of the walk; column-major orders walk down tile
-     * columns (a = tc, b = tr), row-major ones along tile rows (a = tr, b = tc) */
-    const int mode = order & 3;
-    const bool cm = mode & 1;
-    size_t a, b;
-    if (mode < 2) {
-        const size_t n = cm ? ntr : ntc;
-        a = t / n;
-        b = t - a * n;
-    } else { /* panels of g tiles across (b), walked along (a) */
-        const size_t g = (size_t)(order >> 2), na = cm ? ntc : ntr, nb = cm ? ntr : ntc;
-        const size_t pw = g * na, p = t / pw, l = t - p * pw;
-        const size_t gw = nb - p * g < g ? nb - p * g : g;
-        a = l / gw;
-        b = p * g + (l - a * gw);
-    }
-    if (cm) { tc = a; tr = b; } else { tr = a; tc = b; }
-}
-
 /* Register cap from the threads per SM asked for: 512 (128 registers) for 4-16 B, 384 (170)
  * for 2 B, 256 for 1 B, whose 64-word micro-blocks spill under 170 (ptxas -v). */
 template <int ES> constexpr int min_threads() { return ES >= 4 ? 512 : ES == 2 ? 384 : 256; }
@@ -143,7 +116,7 @@ __global__ void __launch_bounds__(NT, MINT / NT > 0 ? MINT / NT : 1)
 
     for (size_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
         size_t tr, tc;
-        tile_at(t, ntr, ntc, order, tr, tc);
+        gp_tile_at(t, ntr, ntc, order, &tr, &tc);
         const size_t r0 = tr * T, c0 = tc * T;
         const size_t rl = (rows - r0) / K, cl = (cols - c0) / K;
         const int nmr = rl < (size_t)M ? (int)rl : M; /* valid micro-rows / micro-cols */
@@ -235,7 +208,7 @@ __global__ void __launch_bounds__(NT, MINT / NT > 0 ? MINT / NT : 1)
 
     for (size_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
         size_t tr, tc;
-        tile_at(t, ntr, ntc, order, tr, tc);
+        gp_tile_at(t, ntr, ntc, order, &tr, &tc);
         const size_t r0 = tr * TR, c0 = tc * (MC * 16);
         const size_t rl = (rows - r0) / 8, cl = (cols - c0) / 16;
         const int ng = rl < (size_t)G8 ? (int)rl : G8; /* valid 8-row groups (rows % 16 == 0) */
@@ -373,7 +346,7 @@ __global__ void __launch_bounds__(NT, MINB)
 
     auto coords = [&](size_t t, size_t &r0, size_t &c0) {
         size_t tr, tc;
-        tile_at(t, ntr, ntc, order, tr, tc);
+        gp_tile_at(t, ntr, ntc, order, &tr, &tc);
         r0 = tr * TR;
         c0 = tc * TC;
     };
@@ -592,7 +565,7 @@ unsigned grid_for(size_t n)
     return (unsigned)(n < (size_t)0x7fffffff ? (n ? n : 1) : (size_t)0x7fffffff);
 }
 
-/* Grouped tile orders (tune bit GROUP, tile_at): panels about this many bytes of a src row wide
+/* Grouped tile orders (tune bit GROUP, gp_tile_at in tile_order.h): panels about this many bytes of a src row wide
  * (mode 2) or of a dst row tall (mode 3); gp_cuda_tile_group_bytes() sets it for the bench. */
 size_t g_group_bytes = 2048;
 
@@ -809,7 +782,7 @@ int launch_vec_es(const void *s, void *d, size_t rows, size_t cols, gp_tile_layo
 {
     const bool alt = (tune & GP_CUDA_TUNE_ALT) != 0;
     const bool str = (tune & GP_CUDA_TUNE_STREAM) != 0;
-    /* tile order mode (tile_at): row-/column-major, either of them in panels with GROUP */
+    /* tile order mode (gp_tile_at): row-/column-major, either of them in panels with GROUP */
     const int cm = ((tune & GP_CUDA_TUNE_COLMAJOR) ? 1 : 0) | ((tune & GP_CUDA_TUNE_GROUP) ? 2 : 0);
     if (tune & GP_CUDA_TUNE_ASYNC) {
         const int ord = cm;
