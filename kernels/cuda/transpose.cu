@@ -532,8 +532,8 @@ namespace {
 
 /* DEFAULT per element size 1, 2, 4, 8, 16 B: layout and tuning bits, the fastest measured on
  * the H200 on 2026-11-30 (bench/NOTES.md; 2 B: the CFG_C sweep of the second session, 96.7% vs
- * 90.0%; 1 B: k_vec1h's 256-byte-wide tiles, 2026-12-01). Pad and swizzle tie within noise everywhere;
- * swizzle needs no extra shared memory. Column-major tile order won for every size. */
+ * 90.0%; 1 B: k_vec1h's 256-byte-wide tiles, 2026-12-01). Pad and swizzle tie within noise
+ * everywhere; swizzle needs no extra shared memory. Column-major tile order won for every size. */
 const gp_tile_layout g_default_layout[5] = {GP_TILE_SWIZZLE, GP_TILE_SWIZZLE, GP_TILE_SWIZZLE,
                                             GP_TILE_SWIZZLE, GP_TILE_SWIZZLE};
 const int g_default_tune[5] = {
@@ -565,8 +565,9 @@ unsigned grid_for(size_t n)
     return (unsigned)(n < (size_t)0x7fffffff ? (n ? n : 1) : (size_t)0x7fffffff);
 }
 
-/* Grouped tile orders (tune bit GROUP, gp_tile_at in tile_order.h): panels about this many bytes of a src row wide
- * (mode 2) or of a dst row tall (mode 3); gp_cuda_tile_group_bytes() sets it for the bench. */
+/* Grouped tile orders (tune bit GROUP, gp_tile_at in tile_order.h): panels about this many
+ * bytes of a src row wide (mode 2) or of a dst row tall (mode 3); gp_cuda_tile_group_bytes()
+ * sets it for the bench. */
 size_t g_group_bytes = 2048;
 
 /* The kernels' `order` argument from a mode 0-3 and the tile's edges in bytes (src row run
@@ -625,48 +626,48 @@ int launch_vec1h(const void *s, void *d, size_t rows, size_t cols, int mode, cud
  * 256 threads). 2/4/8/16 B: k_vec with 16 loads in flight per thread under a 170-register cap
  * (384 threads/SM; F: 8 B under the 128 cap). */
 template <int ES, int L>
-int launch_vec_ef(const void *s, void *d, size_t rows, size_t cols, int ef, bool alt, int cm,
+int launch_vec_ef(const void *s, void *d, size_t rows, size_t cols, int ef, bool alt, int mode,
                   cudaStream_t st)
 {
     switch (ES) {
     case 1:
         if (alt) /* wider tiles: E 128 rows x 256 B (8 loads per thread, 2 blocks/SM), F 128 x
                   * 512 B and E|F 256 x 256 B (16 loads per thread, 1 block/SM) */
-            return ef == 1   ? launch_vec1h<128, 16, 256, L, 512>(s, d, rows, cols, cm, st)
-                   : ef == 2 ? launch_vec1h<128, 32, 256, L, 256>(s, d, rows, cols, cm, st)
-                             : launch_vec1h<256, 16, 256, L, 256>(s, d, rows, cols, cm, st);
-        return ef == 1   ? launch_vec1h<128, 8, 128, L, 512>(s, d, rows, cols, cm, st)
-               : ef == 2 ? launch_vec1h<128, 8, 64, L, 384>(s, d, rows, cols, cm, st)
-                         : launch_vec1h<256, 8, 256, L, 512>(s, d, rows, cols, cm, st);
-    case 2: return launch_vec<2, 16, 128, L, false, 512>(s, d, rows, cols, cm, st);
-    case 4: return launch_vec<4, 16, 64, L, false, 384>(s, d, rows, cols, cm, st);
+            return ef == 1   ? launch_vec1h<128, 16, 256, L, 512>(s, d, rows, cols, mode, st)
+                   : ef == 2 ? launch_vec1h<128, 32, 256, L, 256>(s, d, rows, cols, mode, st)
+                             : launch_vec1h<256, 16, 256, L, 256>(s, d, rows, cols, mode, st);
+        return ef == 1   ? launch_vec1h<128, 8, 128, L, 512>(s, d, rows, cols, mode, st)
+               : ef == 2 ? launch_vec1h<128, 8, 64, L, 384>(s, d, rows, cols, mode, st)
+                         : launch_vec1h<256, 8, 256, L, 512>(s, d, rows, cols, mode, st);
+    case 2: return launch_vec<2, 16, 128, L, false, 512>(s, d, rows, cols, mode, st);
+    case 4: return launch_vec<4, 16, 64, L, false, 384>(s, d, rows, cols, mode, st);
     case 8:
         if (alt) /* fewer threads per SM: E 256 x 1 block, F 128 x 2 (16 loads), E|F 128x128 tiles */
-            return ef == 1   ? launch_vec<8, 32, 256, L, false, 256>(s, d, rows, cols, cm, st)
-                   : ef == 2 ? launch_vec<8, 32, 128, L, false, 256>(s, d, rows, cols, cm, st)
-                             : launch_vec<8, 64, 256, L, false, 256>(s, d, rows, cols, cm, st);
-        return ef == 2 ? launch_vec<8, 32, 128, L, false, 512>(s, d, rows, cols, cm, st)
-                       : launch_vec<8, 32, 128, L, false, 384>(s, d, rows, cols, cm, st);
-    default: return launch_vec<16, 32, 64, L, false, 384>(s, d, rows, cols, cm, st);
+            return ef == 1   ? launch_vec<8, 32, 256, L, false, 256>(s, d, rows, cols, mode, st)
+                   : ef == 2 ? launch_vec<8, 32, 128, L, false, 256>(s, d, rows, cols, mode, st)
+                             : launch_vec<8, 64, 256, L, false, 256>(s, d, rows, cols, mode, st);
+        return ef == 2 ? launch_vec<8, 32, 128, L, false, 512>(s, d, rows, cols, mode, st)
+                       : launch_vec<8, 32, 128, L, false, 384>(s, d, rows, cols, mode, st);
+    default: return launch_vec<16, 32, 64, L, false, 384>(s, d, rows, cols, mode, st);
     }
 }
 
 /* (M, NT) per element size: config A (tune 0) and B (GP_CUDA_TUNE_ALT). */
 template <int ES, int L, bool S>
-int launch_vec_cfg(const void *s, void *d, size_t rows, size_t cols, bool alt, int cm,
+int launch_vec_cfg(const void *s, void *d, size_t rows, size_t cols, bool alt, int mode,
                    cudaStream_t st)
 {
     switch (ES) {
-    case 16: return alt ? launch_vec<16, 32, 128, L, S>(s, d, rows, cols, cm, st)
-                        : launch_vec<16, 32, 256, L, S>(s, d, rows, cols, cm, st);
-    case 8: return alt ? launch_vec<8, 16, 128, L, S>(s, d, rows, cols, cm, st)
-                       : launch_vec<8, 32, 256, L, S>(s, d, rows, cols, cm, st);
-    case 4: return alt ? launch_vec<4, 16, 256, L, S>(s, d, rows, cols, cm, st)
-                       : launch_vec<4, 16, 128, L, S>(s, d, rows, cols, cm, st);
-    case 2: return alt ? launch_vec<2, 8, 64, L, S>(s, d, rows, cols, cm, st)
-                       : launch_vec<2, 16, 256, L, S>(s, d, rows, cols, cm, st);
-    default: return alt ? launch_vec<1, 16, 256, L, S>(s, d, rows, cols, cm, st)
-                        : launch_vec<1, 8, 64, L, S>(s, d, rows, cols, cm, st);
+    case 16: return alt ? launch_vec<16, 32, 128, L, S>(s, d, rows, cols, mode, st)
+                        : launch_vec<16, 32, 256, L, S>(s, d, rows, cols, mode, st);
+    case 8: return alt ? launch_vec<8, 16, 128, L, S>(s, d, rows, cols, mode, st)
+                       : launch_vec<8, 32, 256, L, S>(s, d, rows, cols, mode, st);
+    case 4: return alt ? launch_vec<4, 16, 256, L, S>(s, d, rows, cols, mode, st)
+                       : launch_vec<4, 16, 128, L, S>(s, d, rows, cols, mode, st);
+    case 2: return alt ? launch_vec<2, 8, 64, L, S>(s, d, rows, cols, mode, st)
+                       : launch_vec<2, 16, 256, L, S>(s, d, rows, cols, mode, st);
+    default: return alt ? launch_vec<1, 16, 256, L, S>(s, d, rows, cols, mode, st)
+                        : launch_vec<1, 8, 64, L, S>(s, d, rows, cols, mode, st);
     }
 }
 
@@ -674,19 +675,19 @@ int launch_vec_cfg(const void *s, void *d, size_t rows, size_t cols, bool alt, i
  * measured best of those): CFG_C and CFG_D, for the bench's sweep (--tune). More micro-blocks
  * per thread (more loads in flight, fewer threads) or smaller tiles (more blocks per SM). */
 template <int ES>
-int launch_vec_more(const void *s, void *d, size_t rows, size_t cols, bool c_not_d, int cm, cudaStream_t st)
+int launch_vec_more(const void *s, void *d, size_t rows, size_t cols, bool c_not_d, int mode, cudaStream_t st)
 {
     switch (ES) {
-    case 16: return c_not_d ? launch_vec<16, 16, 128, L_SWZ, false>(s, d, rows, cols, cm, st)
-                            : launch_vec<16, 32, 512, L_SWZ, false>(s, d, rows, cols, cm, st);
-    case 8: return c_not_d ? launch_vec<8, 16, 64, L_SWZ, false>(s, d, rows, cols, cm, st)
-                           : launch_vec<8, 32, 512, L_SWZ, false>(s, d, rows, cols, cm, st);
-    case 4: return c_not_d ? launch_vec<4, 16, 64, L_SWZ, false>(s, d, rows, cols, cm, st)
-                           : launch_vec<4, 32, 256, L_SWZ, false>(s, d, rows, cols, cm, st);
-    case 2: return c_not_d ? launch_vec<2, 16, 128, L_SWZ, false>(s, d, rows, cols, cm, st)
-                           : launch_vec<2, 8, 32, L_SWZ, false>(s, d, rows, cols, cm, st);
-    default: return c_not_d ? launch_vec<1, 8, 32, L_SWZ, false>(s, d, rows, cols, cm, st)
-                            : launch_vec<1, 16, 128, L_SWZ, false>(s, d, rows, cols, cm, st);
+    case 16: return c_not_d ? launch_vec<16, 16, 128, L_SWZ, false>(s, d, rows, cols, mode, st)
+                            : launch_vec<16, 32, 512, L_SWZ, false>(s, d, rows, cols, mode, st);
+    case 8: return c_not_d ? launch_vec<8, 16, 64, L_SWZ, false>(s, d, rows, cols, mode, st)
+                           : launch_vec<8, 32, 512, L_SWZ, false>(s, d, rows, cols, mode, st);
+    case 4: return c_not_d ? launch_vec<4, 16, 64, L_SWZ, false>(s, d, rows, cols, mode, st)
+                           : launch_vec<4, 32, 256, L_SWZ, false>(s, d, rows, cols, mode, st);
+    case 2: return c_not_d ? launch_vec<2, 16, 128, L_SWZ, false>(s, d, rows, cols, mode, st)
+                           : launch_vec<2, 8, 32, L_SWZ, false>(s, d, rows, cols, mode, st);
+    default: return c_not_d ? launch_vec<1, 8, 32, L_SWZ, false>(s, d, rows, cols, mode, st)
+                            : launch_vec<1, 16, 128, L_SWZ, false>(s, d, rows, cols, mode, st);
     }
 }
 
@@ -763,16 +764,16 @@ int launch_async(const void *s, void *d, size_t rows, size_t cols, int mode, cud
 }
 
 template <int ES, int L, bool BULK = false>
-int launch_async_cfg(const void *s, void *d, size_t rows, size_t cols, int c, int cm,
+int launch_async_cfg(const void *s, void *d, size_t rows, size_t cols, int c, int mode,
                      cudaStream_t st)
 {
     switch (c) {
-    case 1: return launch_async<ES, 1, L, BULK>(s, d, rows, cols, cm, st);
-    case 2: return launch_async<ES, 2, L, BULK>(s, d, rows, cols, cm, st);
-    case 3: return launch_async<ES, 3, L, BULK>(s, d, rows, cols, cm, st);
-    case 4: return launch_async<ES, 4, L, BULK>(s, d, rows, cols, cm, st);
-    case 5: return launch_async<ES, 5, L, BULK>(s, d, rows, cols, cm, st);
-    default: return launch_async<ES, 0, L, BULK>(s, d, rows, cols, cm, st);
+    case 1: return launch_async<ES, 1, L, BULK>(s, d, rows, cols, mode, st);
+    case 2: return launch_async<ES, 2, L, BULK>(s, d, rows, cols, mode, st);
+    case 3: return launch_async<ES, 3, L, BULK>(s, d, rows, cols, mode, st);
+    case 4: return launch_async<ES, 4, L, BULK>(s, d, rows, cols, mode, st);
+    case 5: return launch_async<ES, 5, L, BULK>(s, d, rows, cols, mode, st);
+    default: return launch_async<ES, 0, L, BULK>(s, d, rows, cols, mode, st);
     }
 }
 
@@ -783,9 +784,8 @@ int launch_vec_es(const void *s, void *d, size_t rows, size_t cols, gp_tile_layo
     const bool alt = (tune & GP_CUDA_TUNE_ALT) != 0;
     const bool str = (tune & GP_CUDA_TUNE_STREAM) != 0;
     /* tile order mode (gp_tile_at): row-/column-major, either of them in panels with GROUP */
-    const int cm = ((tune & GP_CUDA_TUNE_COLMAJOR) ? 1 : 0) | ((tune & GP_CUDA_TUNE_GROUP) ? 2 : 0);
+    const int mode = ((tune & GP_CUDA_TUNE_COLMAJOR) ? 1 : 0) | ((tune & GP_CUDA_TUNE_GROUP) ? 2 : 0);
     if (tune & GP_CUDA_TUNE_ASYNC) {
-        const int ord = cm;
         const int c = (tune & GP_CUDA_TUNE_CFG_F)   ? 5
                       : (tune & GP_CUDA_TUNE_CFG_E) ? 4
                       : (tune & GP_CUDA_TUNE_CFG_D) ? 3
@@ -794,34 +794,34 @@ int launch_vec_es(const void *s, void *d, size_t rows, size_t cols, gp_tile_layo
                                                     : 0;
         if (str) /* ASYNC|STREAM: the bulk copy engine, whole rows: none, or pad for pad/swizzle */
             return layout == GP_TILE_NONE
-                       ? launch_async_cfg<ES, L_NONE, true>(s, d, rows, cols, c, ord, st)
-                       : launch_async_cfg<ES, L_PAD, true>(s, d, rows, cols, c, ord, st);
+                       ? launch_async_cfg<ES, L_NONE, true>(s, d, rows, cols, c, mode, st)
+                       : launch_async_cfg<ES, L_PAD, true>(s, d, rows, cols, c, mode, st);
         switch (layout) {
-        case GP_TILE_PAD: return launch_async_cfg<ES, L_PAD>(s, d, rows, cols, c, ord, st);
-        case GP_TILE_SWIZZLE: return launch_async_cfg<ES, L_SWZ>(s, d, rows, cols, c, ord, st);
-        default: return launch_async_cfg<ES, L_NONE>(s, d, rows, cols, c, ord, st);
+        case GP_TILE_PAD: return launch_async_cfg<ES, L_PAD>(s, d, rows, cols, c, mode, st);
+        case GP_TILE_SWIZZLE: return launch_async_cfg<ES, L_SWZ>(s, d, rows, cols, c, mode, st);
+        default: return launch_async_cfg<ES, L_NONE>(s, d, rows, cols, c, mode, st);
         }
     }
     if (tune & (GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_CFG_F)) {
         const int ef = ((tune & GP_CUDA_TUNE_CFG_E) ? 1 : 0) | ((tune & GP_CUDA_TUNE_CFG_F) ? 2 : 0);
         switch (layout) {
-        case GP_TILE_PAD: return launch_vec_ef<ES, L_PAD>(s, d, rows, cols, ef, alt, cm, st);
-        case GP_TILE_SWIZZLE: return launch_vec_ef<ES, L_SWZ>(s, d, rows, cols, ef, alt, cm, st);
-        default: return launch_vec_ef<ES, L_NONE>(s, d, rows, cols, ef, alt, cm, st);
+        case GP_TILE_PAD: return launch_vec_ef<ES, L_PAD>(s, d, rows, cols, ef, alt, mode, st);
+        case GP_TILE_SWIZZLE: return launch_vec_ef<ES, L_SWZ>(s, d, rows, cols, ef, alt, mode, st);
+        default: return launch_vec_ef<ES, L_NONE>(s, d, rows, cols, ef, alt, mode, st);
         }
     }
     if (tune & (GP_CUDA_TUNE_CFG_C | GP_CUDA_TUNE_CFG_D))
-        return launch_vec_more<ES>(s, d, rows, cols, (tune & GP_CUDA_TUNE_CFG_C) != 0, cm, st);
+        return launch_vec_more<ES>(s, d, rows, cols, (tune & GP_CUDA_TUNE_CFG_C) != 0, mode, st);
     switch (layout) {
     case GP_TILE_PAD:
-        return str ? launch_vec_cfg<ES, L_PAD, true>(s, d, rows, cols, alt, cm, st)
-                   : launch_vec_cfg<ES, L_PAD, false>(s, d, rows, cols, alt, cm, st);
+        return str ? launch_vec_cfg<ES, L_PAD, true>(s, d, rows, cols, alt, mode, st)
+                   : launch_vec_cfg<ES, L_PAD, false>(s, d, rows, cols, alt, mode, st);
     case GP_TILE_SWIZZLE:
-        return str ? launch_vec_cfg<ES, L_SWZ, true>(s, d, rows, cols, alt, cm, st)
-                   : launch_vec_cfg<ES, L_SWZ, false>(s, d, rows, cols, alt, cm, st);
+        return str ? launch_vec_cfg<ES, L_SWZ, true>(s, d, rows, cols, alt, mode, st)
+                   : launch_vec_cfg<ES, L_SWZ, false>(s, d, rows, cols, alt, mode, st);
     default:
-        return str ? launch_vec_cfg<ES, L_NONE, true>(s, d, rows, cols, alt, cm, st)
-                   : launch_vec_cfg<ES, L_NONE, false>(s, d, rows, cols, alt, cm, st);
+        return str ? launch_vec_cfg<ES, L_NONE, true>(s, d, rows, cols, alt, mode, st)
+                   : launch_vec_cfg<ES, L_NONE, false>(s, d, rows, cols, alt, mode, st);
     }
 }
 
