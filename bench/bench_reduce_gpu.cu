@@ -209,6 +209,30 @@ double op_written(int o, size_t R, size_t C)
     if (a == GP_AXIS_ROWS) return 8.0 * R;
     return (o == SUM_COLS || o == ARG_COLS ? 16.0 : 8.0) * C;
 }
+std::vector<std::string> split(const char *s, char sep)
+{
+    std::vector<std::string> v;
+    if (!s) return v;
+    std::string cur;
+    for (const char *p = s;; p++) {
+        if (*p == sep || !*p) {
+            if (!cur.empty()) v.push_back(cur);
+            cur.clear();
+            if (!*p) break;
+        } else {
+            cur += *p;
+        }
+    }
+    return v;
+}
+/* --ops: a comma-separated list of op names (NULL: every op) */
+bool op_on(const char *ops, int o)
+{
+    if (!ops) return true;
+    for (const std::string &w : split(ops, ','))
+        if (w == op_name[o]) return true;
+    return false;
+}
 void run_op(Ctx &c, int o, const float *x, size_t R, size_t C)
 {
     gp_rkind k = op_kind(o);
@@ -360,6 +384,7 @@ int main(int argc, char **argv)
     const double t_start = seconds();
     const char *json = NULL, *data = "uniform";
     int tune = 0, verify = 1, quick = 0, only = -1;
+    const char *ops = NULL, *variants = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc) c.reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--json") && i + 1 < argc) json = argv[++i];
@@ -368,9 +393,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--no-verify")) verify = 0;
         else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--shape") && i + 1 < argc) only = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--ops") && i + 1 < argc) ops = argv[++i];
+        else if (!strcmp(argv[i], "--variants") && i + 1 < argc) variants = argv[++i];
         else {
             fprintf(stderr, "usage: bench_reduce_gpu [--reps N] [--json FILE] [--tune] [--data uniform|wide] "
-                    "[--no-verify] [--quick] [--shape 0..4]\n");
+                    "[--no-verify] [--quick] [--shape 0..4] [--ops sum_all,sum_rows,...] [--variants 'SPEC;SPEC']\n");
             return 2;
         }
     }
@@ -386,7 +413,7 @@ int main(int argc, char **argv)
     CK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, 0));
     c.spin = (long long)(khz > 0 ? khz : 2000000) * 1000 / 5000;   /* 200 us of SM clocks */
     const char *base_tune = gp_cuda_reduce_tuning(c.cu);
-    char deftune[96];
+    char deftune[160];
     snprintf(deftune, sizeof deftune, "%s", base_tune);
     c.n = (size_t)1 << (quick ? 27 : 29);   /* 2 GiB of f32 (--quick: 512 MiB) */
     c.bytes = c.n * sizeof(float);
@@ -449,7 +476,10 @@ int main(int argc, char **argv)
         });
         record(c, "cub_rows", R, C, seg, 4.0 * R, cub_gbps, copy_gbps, "DeviceSegmentedReduce");
         double sum_all_ms = 0;
+        Res defres[NOPS];
+        bool have[NOPS] = {false};
         for (int o = 0; o < NOPS; o++) {
+            if (!op_on(ops, o)) continue;
             double ms = time_ms(c, [&] { run_op(c, o, c.x, R, C); });
             Res g;
             char note[128] = "";
@@ -467,12 +497,39 @@ int main(int argc, char **argv)
                     bad = 1;
                 }
             }
+            have[o] = note[0] != 0;
+            if (have[o]) defres[o] = std::move(g);
         }
-        printf("%-18s %-13s exact whole sum / plain float sum: time x%.3f (%.0f vs %.0f GB/s)\n", "cost", "",
+        if (sum_all_ms > 0)
+            printf("%-18s %-13s exact whole sum / plain float sum: time x%.3f (%.0f vs %.0f GB/s)\n", "cost", "",
                sum_all_ms / plain, c.bytes / sum_all_ms / 1e6, c.bytes / plain / 1e6);
-        /* the first version of the kernels, for comparison */
+        /* --variants: the sums with each tuning spec on top of the default, in the same run */
+        for (const std::string &v : split(variants, ';')) {
+            if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err) ||
+                gp_cuda_reduce_tune(c.cu, v.c_str(), c.err, sizeof c.err)) die(c, "tune");
+            for (int o : {SUM_ALL, SUM_ROWS, SUM_COLS}) {
+                if (!op_on(ops, o)) continue;
+                double ms = time_ms(c, [&] { run_op(c, o, c.x, R, C); });
+                char name[96], why[256] = "not compared";
+                if (have[o]) {
+                    Res g;
+                    fetch(c, o, c.x, R, C, g);
+                    if (same(o, R, C, g, defres[o], why, sizeof why)) {
+                        printf("VERIFY FAIL %s %zux%zu: %s\n", name, R, C, why);
+                        bad = 1;
+                    } else {
+                        snprintf(why, sizeof why, "variant, equal to the default");
+                    }
+                }
+                snprintf(name, sizeof name, "%s_%s", op_name[o], v.c_str());
+                record(c, name, R, C, ms, op_written(o, R, C), cub_gbps, copy_gbps, why);
+            }
+        }
+        if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err)) die(c, "tune");
+        /* the first version of the kernels, for comparison (not with --ops) */
         if (gp_cuda_reduce_tune(c.cu, "kernels=legacy", c.err, sizeof c.err)) die(c, "tune");
         for (int o : {SUM_ALL, SUM_ROWS, SUM_COLS, MAX_ALL}) {
+            if (ops) break;
             int reps = c.reps;
             double ms = time_ms(c, [&] { run_op(c, o, c.x, R, C); }, &reps);
             char name[64], note[128];
@@ -484,7 +541,7 @@ int main(int argc, char **argv)
         /* the fast kernels with the other ways of adding f32 (batch=0: one TwoSum per 4 elements,
          * the previous default; 1: one per step of U x 4; 2: steps in runs) */
         for (const char *bt : {"batch=0", "batch=1", "batch=2"}) {
-            if (strstr(deftune, bt)) continue;
+            if (strstr(deftune, bt) || ops) continue;
             if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err) ||
                 gp_cuda_reduce_tune(c.cu, bt, c.err, sizeof c.err)) die(c, "tune");
             for (int o : {SUM_ALL, SUM_ROWS, SUM_COLS}) {

@@ -86,6 +86,11 @@ static inline unsigned long long atomicAdd(unsigned long long *p, unsigned long 
 {
     return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
 }
+static inline unsigned long long atomicExch(unsigned long long *p, unsigned long long v)
+{
+    return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
+}
+static inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 static inline unsigned long long atomicMin(unsigned long long *p, unsigned long long v)
 {
     unsigned long long o = __atomic_load_n(p, __ATOMIC_SEQ_CST);

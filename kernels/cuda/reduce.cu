@@ -456,7 +456,7 @@ __device__ __forceinline__ bool two_merge(double &a0, double &a1, double b0, dou
     return ok;
 }
 
-/* s = x[0] + ... + x[N-1] in double, as a pairwise tree; true when the sum is exact: all finite
+/* s = x[0] + ... + x[N-1] in double (in independent chains); true when the sum is exact: all finite
  * (a NaN or Inf makes s NaN or Inf) and the exponent fields (subnormals count as 1, zeros ignored)
  * within 29 - ceil(log2 N) of each other. Every value is then a multiple of 2^(Emin-150) below
  * 2^(Emax-126), so any partial sum of N of them fits 24 + (Emax-Emin) + log2 N <= 53 bits: the one
@@ -476,20 +476,26 @@ __device__ __forceinline__ double sumNf_raw(const float (&x)[N], unsigned &mx, u
     static_assert(N % 2 == 0 && N >= 4, "sumNf: N even");
     mx = 0u;
     mn = ~0u;
-    double t[N];
+    /* When the test passes every partial sum of the elements is exact, so the order of the
+     * additions cannot change the result: CH independent chains keep CH doubles live (a pairwise
+     * tree kept up to N: k_sum_rows<f32, 4> 70 -> 64 registers) */
+    constexpr int CH = N >= 8 ? 4 : 2;
+    double t[CH];
 #pragma unroll
     for (int i = 0; i < N; i += 2) {
         const unsigned u0 = __float_as_uint(x[i]) & 0x7fffffffu, u1 = __float_as_uint(x[i + 1]) & 0x7fffffffu;
         mx = __vimax3_u32(mx, u0, u1);
         mn = __viaddmin_u32(u0, ~0u, mn);   /* min(u - 1): a zero wraps to the top and is ignored */
         mn = __viaddmin_u32(u1, ~0u, mn);
-        t[i] = (double)x[i];
-        t[i + 1] = (double)x[i + 1];
     }
 #pragma unroll
-    for (int w = 1; w < N; w *= 2)
+    for (int i = 0; i < CH; i++) t[i] = (double)x[i];
 #pragma unroll
-        for (int i = 0; i + w < N; i += 2 * w) t[i] = __dadd_rn(t[i], t[i + w]);
+    for (int i = CH; i < N; i++) t[i % CH] = __dadd_rn(t[i % CH], (double)x[i]);
+#pragma unroll
+    for (int w = 1; w < CH; w *= 2)
+#pragma unroll
+        for (int i = 0; i + w < CH; i += 2 * w) t[i] = __dadd_rn(t[i], t[i + w]);
     return t[0];
 }
 template <int N>
@@ -604,7 +610,8 @@ __device__ __forceinline__ void vadd_all(TState &s, const A16<T> &v, int sq, ull
 /* axis all: grid-stride over tiles of blockDim.x * U vectors (one contiguous tile per block per
  * step), U loads in flight per thread, spills into a shared superaccumulator as in k_sum_all. */
 template <typename T, int U>
-__global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, gp_xfmt f, ull *gacc)
+__global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, gp_xfmt f, ull *gacc,
+                                                 long long *out)
 {
     GP_EXTERN_SHARED(ull, sh);
     const int w = f.nl + GP_XSPECIAL, isf = Elem<T>::F;
@@ -643,6 +650,29 @@ __global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t
     __syncthreads();
     for (int i = threadIdx.x; i < w; i += blockDim.x)
         if (sh[i]) atomicAdd(gacc + i, sh[i]);
+    if (!out) return;
+    /* out: the last block to finish normalises the limbs into out and leaves gacc (and its block
+     * counter gacc[w]) zero for the next call: no memset and no k_norm launch before and after */
+    GP_SHARED_ARRAY(int, last, 1);
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) last[0] = atomicAdd(gacc + w, 1ull) == (ull)gridDim.x - 1;
+    __syncthreads();
+    if (!last[0]) return;
+    __threadfence();
+    for (int i = threadIdx.x; i < w; i += blockDim.x) sh[i] = atomicExch(gacc + i, 0ull);
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        long long *l = reinterpret_cast<long long *>(sh);
+        for (int i = 0; i < f.nl - 1; i++) {   /* k_norm */
+            long long cy = l[i] >> 32;
+            l[i] -= (long long)((ull)cy << 32);
+            l[i + 1] += cy;
+        }
+        gacc[w] = 0;
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < w; i += blockDim.x) out[i] = (long long)sh[i];
 }
 
 __device__ __forceinline__ void push_exc(ull *cnt, unsigned *exc, size_t target)
@@ -665,7 +695,7 @@ __device__ __forceinline__ RowSeg row_seg(const T *p, size_t cols, size_t s, siz
     g.h = mis ? (size_t)VEC - mis : 0;
     if (g.h > cols) g.h = cols;
     g.nv = (cols - g.h) / VEC;
-    size_t per = (g.nv + nseg - 1) / nseg;
+    size_t per = nseg == 1 ? g.nv : (g.nv + nseg - 1) / nseg;   /* no 64-bit division per short row */
     g.vb = s * per < g.nv ? s * per : g.nv;
     g.ve = g.vb + per < g.nv ? g.vb + per : g.nv;
     g.head = s == 0;
@@ -678,7 +708,7 @@ __device__ __forceinline__ RowSeg row_seg(const T *p, size_t cols, size_t s, siz
  * per row so that few long rows still fill the GPU. nseg = 1: out[r] = the exact row sum rounded,
  * or the row goes to the exception list (out[r] then written by k_rows_exact); nseg > 1: the
  * expansion of each segment into phi/plo[item] (NaN in phi: cannot be exact) for
- * k_sum_rows_combine. */
+ * k_combine. */
 template <typename T, int U>
 __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_t rows, size_t cols, int sq, int batch, int lg,
                                                   size_t nseg, double *out, double *phi, double *plo, ull *cnt,
@@ -689,14 +719,14 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
     const size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
     const size_t nwarps = ((size_t)gridDim.x * blockDim.x) >> 5, items = rows * nseg;
     for (size_t i0 = warp * gpw; i0 < items; i0 += nwarps * gpw) {
-        const size_t it = i0 + (lane >> lg), r = it / nseg;
+        const size_t it = i0 + (lane >> lg), r = nseg == 1 ? it : it / nseg;
         double a0 = 0, a1 = 0;
         bool bad = false;
         Run run;
         run_init(run);
         if (it < items) {
             const T *p = x + r * cols;
-            const RowSeg g = row_seg(p, cols, it % nseg, nseg);
+            const RowSeg g = row_seg(p, cols, it - r * nseg, nseg);
             const A16<T> *pv = reinterpret_cast<const A16<T> *>(p + g.h);
             if (g.head)
                 for (size_t i = gl; i < g.h; i += G) fadd1<T>(a0, a1, bad, p[i], sq);
@@ -738,34 +768,94 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
     }
 }
 
-/* The nseg segment expansions of each row into its rounded sum (or the exception list): one warp
- * per row, lanes over the segments, then a shuffle tree (any order: every merge is exact or marks
- * the row for the exact fallback, so the bits never depend on it). A thread per row walking
- * thousands of segments was the whole cost of few long rows (4 x 2^27: 0.6 ms of 1.2). */
-__global__ void k_sum_rows_combine(const double *__restrict__ phi, const double *__restrict__ plo, size_t rows,
-                                   size_t nseg, double *out, ull *cnt, unsigned *exc)
+/* The nseg partial expansions of each of n targets into the target's result, for rows and
+ * columns alike: partial s of target t is (phi, plo)[t ts + s ss] (NaN in phi: cannot be exact).
+ * L = 2^ll lanes per target (32 / L targets per warp); lane l takes partials l, l + L, ... four
+ * loads at a time before their merges, then a shuffle tree over the L lanes. Any order: every
+ * merge is exact or marks the target for the exact fallback, so the bits never depend on it.
+ * hi == NULL (rows): out[t] = the rounded sum; else (columns) hi[t], lo[t] = the expansion. A
+ * thread per column walking 264 y-partials one dependent load after another was ~0.1 ms of the
+ * 2^20 x 512 column sums. */
+__device__ __forceinline__ void combine_put(size_t t, bool bad, double a0, double a1, double *out, double *hi, double *lo,
+                                            ull *cnt, unsigned *exc)
 {
-    const int lane = threadIdx.x & 31;
-    const size_t nw = ((size_t)gridDim.x * blockDim.x) >> 5;
-    for (size_t r = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5; r < rows; r += nw) {
+    if (bad) {
+        if (hi) { hi[t] = 0; lo[t] = 0; }
+        else out[t] = 0;
+        push_exc(cnt, exc, t);
+    } else if (hi) {
+        hi[t] = a0;
+        lo[t] = a1;
+    } else {
+        out[t] = __dadd_rn(a0, a1);
+    }
+}
+/* lanes l, l + L, ... of one target's partials into (a0, a1, bad), four loads in flight */
+__device__ __forceinline__ void combine_lane(const double *ph, const double *pl, size_t nseg, size_t ss, size_t s,
+                                             size_t L, double &a0, double &a1, bool &bad)
+{
+    for (; s + 3 * L < nseg; s += 4 * L) {
+        double b0[4], b1[4];
+#pragma unroll
+        for (int q = 0; q < 4; q++) { b0[q] = ph[(s + q * L) * ss]; b1[q] = pl[(s + q * L) * ss]; }
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+            if (isnan(b0[q]) || (!bad && !two_merge(a0, a1, b0[q], b1[q]))) bad = true;
+    }
+    for (; s < nseg; s += L) {
+        const double b0 = ph[s * ss], b1 = pl[s * ss];
+        if (isnan(b0) || (!bad && !two_merge(a0, a1, b0, b1))) bad = true;
+    }
+}
+/* shuffle tree over groups of L lanes (L <= 32, every lane of the warp takes part) */
+__device__ __forceinline__ void combine_tree(int L, int gl, double &a0, double &a1, bool &bad)
+{
+    for (int off = L >> 1; off > 0; off >>= 1) {
+        double b0 = __shfl_down_sync(FULL, a0, off, L), b1 = __shfl_down_sync(FULL, a1, off, L);
+        int bb = __shfl_down_sync(FULL, (int)bad, off, L);
+        if (gl < off) {
+            if (bb) bad = true;
+            else if (!bad && !two_merge(a0, a1, b0, b1)) bad = true;
+        }
+    }
+}
+__global__ void k_combine(const double *__restrict__ phi, const double *__restrict__ plo, size_t n, size_t nseg,
+                          size_t ts, size_t ss, int ll, double *out, double *hi, double *lo, ull *cnt, unsigned *exc)
+{
+    if (ll > 5) {   /* a block per target (few targets of many partials: 4 rows of 2640 segments) */
+        GP_SHARED_ARRAY(double, w0, 32);
+        GP_SHARED_ARRAY(double, w1, 32);
+        GP_SHARED_ARRAY(int, wb, 32);
+        const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
+        for (size_t t = blockIdx.x; t < n; t += gridDim.x) {   /* block-uniform */
+            double a0 = 0, a1 = 0;
+            bool bad = false;
+            combine_lane(phi + t * ts, plo + t * ts, nseg, ss, threadIdx.x, blockDim.x, a0, a1, bad);
+            combine_tree(32, lane, a0, a1, bad);
+            if (lane == 0) { w0[wid] = a0; w1[wid] = a1; wb[wid] = bad; }
+            __syncthreads();
+            if (wid == 0) {
+                a0 = lane < nw ? w0[lane] : 0;
+                a1 = lane < nw ? w1[lane] : 0;
+                bad = lane < nw && wb[lane];
+                combine_tree(32, lane, a0, a1, bad);
+                if (lane == 0) combine_put(t, bad, a0, a1, out, hi, lo, cnt, exc);
+            }
+            __syncthreads();
+        }
+        return;
+    }
+    const int L = 1 << ll, lane = threadIdx.x & 31, gl = lane & (L - 1);
+    const size_t gpw = (size_t)(32 >> ll);
+    const size_t w0 = ((blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5) * gpw;   /* first target of the warp */
+    const size_t step = (((size_t)gridDim.x * blockDim.x) >> 5) * gpw;
+    for (size_t tw = w0; tw < n; tw += step) {   /* warp-uniform */
+        const size_t t = tw + (size_t)(lane >> ll);
         double a0 = 0, a1 = 0;
         bool bad = false;
-        for (size_t s = lane; s < nseg && !bad; s += 32) {
-            double b0 = phi[r * nseg + s], b1 = plo[r * nseg + s];
-            if (isnan(b0) || !two_merge(a0, a1, b0, b1)) bad = true;
-        }
-        for (int off = 16; off > 0; off >>= 1) {
-            double b0 = __shfl_down_sync(FULL, a0, off), b1 = __shfl_down_sync(FULL, a1, off);
-            int bb = __shfl_down_sync(FULL, (int)bad, off);
-            if (lane < off) {
-                if (bb) bad = true;
-                else if (!bad && !two_merge(a0, a1, b0, b1)) bad = true;
-            }
-        }
-        if (lane == 0) {
-            if (bad) { out[r] = 0; push_exc(cnt, exc, r); }
-            else out[r] = __dadd_rn(a0, a1);
-        }
+        if (t < n) combine_lane(phi + t * ts, plo + t * ts, nseg, ss, (size_t)gl, (size_t)L, a0, a1, bad);
+        combine_tree(L, gl, a0, a1, bad);
+        if (gl == 0 && t < n) combine_put(t, bad, a0, a1, out, hi, lo, cnt, exc);
     }
 }
 
@@ -853,7 +943,8 @@ __device__ __forceinline__ void load_cols(const T *__restrict__ x, size_t cols, 
  * listed, hi = lo = 0); several: partials [y][col], NaN in hi marking a column to list. */
 template <typename T, int VEC, int U>
 __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_t rows, size_t cols, size_t rpb,
-                                                  int CV, int sq, int batch, double *hi, double *lo, ull *cnt, unsigned *exc)
+                                                  int CV, int sq, int batch, double *hi, double *lo, ull *cnt,
+                                                  unsigned *exc)
 {
     GP_EXTERN_SHARED(double, shd);
     const int t = threadIdx.x, RS = blockDim.x / CV, cx = t % CV, ry = t / CV;
@@ -943,22 +1034,6 @@ __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_
             hi[o] = b0;   /* NaN marks a column for the exact fallback */
             lo[o] = b1;
         }
-    }
-}
-
-/* Partials of the y-blocks into (hi, lo) per column, in y order. */
-__global__ void k_sum_cols_combine(const double *__restrict__ phi, const double *__restrict__ plo, int by, size_t cols,
-                                   double *hi, double *lo, ull *cnt, unsigned *exc)
-{
-    for (size_t c = blockIdx.x * (size_t)blockDim.x + threadIdx.x; c < cols; c += (size_t)gridDim.x * blockDim.x) {
-        double a0 = 0, a1 = 0;
-        bool bad = false;
-        for (int y = 0; y < by && !bad; y++) {
-            double b0 = phi[(size_t)y * cols + c], b1 = plo[(size_t)y * cols + c];
-            if (isnan(b0) || !two_merge(a0, a1, b0, b1)) bad = true;
-        }
-        if (bad) { hi[c] = 0; lo[c] = 0; push_exc(cnt, exc, c); }
-        else { hi[c] = a0; lo[c] = a1; }
     }
 }
 
@@ -1352,6 +1427,8 @@ struct Tune {
     int batch;     /* f32 sums: 1 one exact double sum per step of U loads (sumNf), 2 steps in runs, 0 sum4f */
     int rsteps;    /* row sums: fewest steps of U vectors per lane when choosing lanes per row */
     int autoshape; /* f32 sums: bs and unroll per axis (AutoShape) unless bs, bps or unroll is set */
+    int bal;       /* row sums: 1 every lane group gets the same number of (row, segment) items */
+    int fin;       /* axis all: 1 the last block finishes (no memset, no k_norm launch) */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -1382,13 +1459,14 @@ struct gp_cuda_reduce {
     long long *d_xacc;    /* normalised limbs of listed columns */
     size_t xacc_cap;
     ull *d_cnt;           /* number of listed targets */
+    ull *d_zacc;          /* axis-all limbs of one chunk + a block counter: zero between calls */
     long long *h_acc;     /* pinned staging for results */
     size_t h_cap;
     Tune tune;
     Plan plan;
     size_t fallbacks;
     char desc[160];
-    char tdesc[96];
+    char tdesc[128];
 };
 
 static int cuerr(cudaError_t e, const char *what, char *err, size_t errlen)
@@ -1422,9 +1500,9 @@ static int grow(void **p, size_t *cap, size_t need, int pinned, char *err, size_
 
 static void tune_desc(gp_cuda_reduce *c)
 {
-    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d",
+    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
-             c->tune.autoshape);
+             c->tune.autoshape, c->tune.bal, c->tune.fin);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -1441,13 +1519,15 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         if (!strcmp(tok, "kernels") && (!strcmp(v, "fast") || !strcmp(v, "legacy"))) t.fast = !strcmp(v, "fast");
         else if (!strcmp(tok, "bs") && (n == 64 || n == 128 || n == 256 || n == 512)) { t.bs = n; t.autoshape = 0; }
         else if (!strcmp(tok, "bps") && n >= 1 && n <= 64) { t.bps = n; t.autoshape = 0; }
-        else if (!strcmp(tok, "unroll") && (n == 2 || n == 4 || n == 8)) { t.unroll = n; t.autoshape = 0; }
+        else if (!strcmp(tok, "unroll") && (n == 2 || n == 4 || n == 8 || n == 16)) { t.unroll = n; t.autoshape = 0; }
         else if (!strcmp(tok, "auto") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.autoshape = n;
         else if (!strcmp(tok, "batch") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.batch = n;
         else if (!strcmp(tok, "rsteps") && n >= 1 && n <= 64) t.rsteps = n;
+        else if (!strcmp(tok, "bal") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.bal = n;
+        else if (!strcmp(tok, "fin") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fin = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
-                     "unroll=2|4|8, batch=0|1|2, rsteps=1..64, auto=0|1", tok, v);
+                     "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1", tok, v);
             return GP_EINVAL;
         }
     }
@@ -1471,11 +1551,14 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
     if (!rc) rc = cuerr(cudaMalloc((void **)&c->d_cnt, 16), "cudaMalloc", err, errlen);
+    const size_t zbytes = (GP_XNL_MAX + GP_XSPECIAL + 1) * sizeof(ull);
+    if (!rc) rc = cuerr(cudaMalloc((void **)&c->d_zacc, zbytes), "cudaMalloc", err, errlen);
+    if (!rc) rc = cuerr(cudaMemsetAsync(c->d_zacc, 0, zbytes, c->stream), "cudaMemsetAsync", err, errlen);
     const char *env = getenv("GP_CUDA_REDUCE");
     if (!rc && env && *env) rc = gp_cuda_reduce_tune(c, env, err, errlen);
     if (rc) { gp_cuda_reduce_destroy(c); return rc; }
@@ -1491,7 +1574,7 @@ extern "C" void gp_cuda_reduce_destroy(gp_cuda_reduce *c)
 {
     if (!c) return;
     cudaSetDevice(c->dev);
-    void *dev[] = {c->d_in, c->d_acc, c->d_out, c->d_part, c->d_exc, c->d_xacc, c->d_cnt};
+    void *dev[] = {c->d_in, c->d_acc, c->d_out, c->d_part, c->d_exc, c->d_xacc, c->d_cnt, c->d_zacc};
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
         if (dev[i]) cudaFree(dev[i]);
     if (c->h_acc) cudaFreeHost(c->h_acc);
@@ -1619,6 +1702,29 @@ static size_t rows_nseg(gp_cuda_reduce *c, size_t rows, size_t cols, size_t es, 
     return nseg > 1 ? nseg : 1;
 }
 
+/* Segments per row (bal=1): at least 4 items for every one of `groups` lane groups when the rows
+ * are long enough, each segment at least 4 steps of G x U vectors; 1 when rows >= groups. */
+static size_t rows_nseg_bal(size_t rows, size_t cols, size_t es, int U, int lg, size_t groups)
+{
+    size_t nv = cols * es / 16, G = (size_t)1 << lg;
+    if (rows >= groups || G < 32) return 1;
+    size_t nseg = 4 * groups / rows, minv = G * (size_t)U * 4;   /* items <= 4 groups: k = 4, all groups */
+    if (nseg > nv / minv) nseg = nv / minv;
+    return nseg > 1 ? nseg : 1;
+}
+/* k_combine over n targets of nseg partials at (t ts + s ss): lanes per target so that each lane
+ * merges at least 4 partials (up to a warp per target). */
+static void launch_combine(gp_cuda_reduce *c, const double *phi, const double *plo, size_t n, size_t nseg, size_t ts,
+                           size_t ss, double *out, double *hi, double *lo)
+{
+    int ll = 0;
+    while (ll < 5 && ((size_t)8 << ll) <= nseg) ll++;
+    if (nseg >= 1024 && n < (size_t)c->sms * 8) ll = 8;   /* a block of 256 per target */
+    const size_t per = ll > 5 ? 1 : (size_t)256 >> ll, nb = (n + per - 1) / per, cap = (size_t)c->sms * 8;
+    GP_LAUNCH((unsigned)(nb < cap ? nb : cap), 256, 0, c->stream, fast::k_combine)(phi, plo, n, nseg, ts, ss, ll, out, hi, lo,
+                                                                                  c->d_cnt, c->d_exc);
+}
+
 /* Geometry of the column kernels: CV column vectors x RS row lanes per block, bx x by blocks,
  * rpb rows per y-block (rows split only when the column blocks alone leave the GPU half idle). */
 struct ColGeo {
@@ -1661,18 +1767,23 @@ static int col_vec(size_t cols, size_t es, int maxvec)
 }
 
 template <typename T, int U>
-static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f, long long *acc)
+static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f, long long *acc, ull *zacc)
 {
     const int bs = c->tune.bs, w = f.nl + GP_XSPECIAL;
     /* < 2^30 deposits per limb between normalisations: f32 deposits at most once per element
      * (no overflow possible), other types twice */
-    const size_t chunk = std::is_same<T, float>::value ? (size_t)1 << 29 : (size_t)1 << 28;
+    const size_t chunk = std::is_same<T, float>::value ? (size_t)1 << 29 : (size_t)1 << 28;   /* also in rsum_dev */
     const size_t smem = (size_t)w * sizeof(ull);
     for (size_t s = 0; s < n; s += chunk) {
         size_t m = n - s < chunk ? n - s : chunk;
         size_t work = (m / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
         unsigned g = grid_for(c, fast::k_sum_all<T, U>, bs, smem, work);
-        GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x + s, m, sq, c->tune.batch, f, reinterpret_cast<ull *>(acc));
+        if (zacc) {   /* one chunk: limbs in zacc (kept zero), normalised into acc by the last block */
+            GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x, n, sq, c->tune.batch, f, zacc, acc);
+            break;
+        }
+        GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x + s, m, sq, c->tune.batch, f,
+                                                                  reinterpret_cast<ull *>(acc), (long long *)NULL);
         GP_LAUNCH(1, 32, 0, c->stream, k_norm)(acc, 1, f.nl, w);
     }
 }
@@ -1689,18 +1800,28 @@ static int fsum_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
                                                           c->d_cnt, c->d_exc);
     } else {
         int lg = rows_lg(cols, sizeof(T), U, c->tune.rsteps);
-        size_t nseg = rows_nseg(c, rows, cols, sizeof(T), U, lg);
-        size_t per = (size_t)bs >> lg, work = (rows * nseg + per - 1) / per;
-        unsigned g = grid_for(c, fast::k_sum_rows<T, U>, bs, 0, work);
+        size_t per = (size_t)bs >> lg, nseg, work;
+        unsigned g;
+        if (c->tune.bal) {
+            /* fewer rows than lane groups: rows cut into segments so that every group of a full
+             * grid gets the same number k of (row, segment) items, and the grid cut to
+             * ceil(items / k) groups; more rows: the full grid (cutting it to balance 16384 rows
+             * lost more loads in flight than the tail cost: 0.917 vs 0.931x CUB) */
+            const size_t groups = (size_t)grid_for(c, fast::k_sum_rows<T, U>, bs, 0, (size_t)-1) * per;
+            nseg = rows_nseg_bal(rows, cols, sizeof(T), U, lg, groups);
+            const size_t items = rows * nseg, k = (items + groups - 1) / groups;
+            const size_t used = nseg > 1 ? (items + k - 1) / k : groups;
+            g = (unsigned)(((used < items ? used : items) + per - 1) / per);
+        } else {
+            nseg = rows_nseg(c, rows, cols, sizeof(T), U, lg);
+            work = (rows * nseg + per - 1) / per;
+            g = grid_for(c, fast::k_sum_rows<T, U>, bs, 0, work);
+        }
         if (nseg > 1) GROW(c->d_part, c->part_cap, rows * nseg * 2 * sizeof(double), 0);
         double *phi = (double *)c->d_part, *plo = phi + rows * nseg;
         GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows<T, U>)(x, rows, cols, sq, c->tune.batch, lg, nseg, out, phi, plo, c->d_cnt,
                                                                c->d_exc);
-        if (nseg > 1) {
-            size_t nb = (rows + 7) / 8, cap = (size_t)c->sms * 8;   /* a warp per row */
-            GP_LAUNCH((unsigned)(nb < cap ? nb : cap), 256, 0, c->stream, fast::k_sum_rows_combine)(phi, plo, rows, nseg, out, c->d_cnt,
-                                                                                c->d_exc);
-        }
+        if (nseg > 1) launch_combine(c, phi, plo, rows, nseg, nseg, 1, out, NULL, NULL);
     }
     GP_LAUNCH((unsigned)c->sms, 256, 8 * w * sizeof(ull), c->stream, fast::k_rows_exact<T>)(x, cols, sq, f, c->d_cnt,
                                                                                       c->d_exc, out);
@@ -1719,9 +1840,7 @@ static int fsum_cols(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
         double *phi = (double *)c->d_part, *plo = phi + g.by * cols;
         GP_LAUNCH(dim3((unsigned)g.bx, (unsigned)g.by), bs, g.smem, c->stream, fast::k_sum_cols<T, VEC, U>)(
             x, rows, cols, g.rpb, g.CV, sq, c->tune.batch, phi, plo, c->d_cnt, c->d_exc);
-        size_t nb = (cols + 255) / 256, cap = (size_t)c->sms * 8;
-        GP_LAUNCH((unsigned)(nb < cap ? nb : cap), 256, 0, c->stream, fast::k_sum_cols_combine)(phi, plo, (int)g.by, cols, hi,
-                                                                                          lo, c->d_cnt, c->d_exc);
+        launch_combine(c, phi, plo, cols, g.by, 1, cols, NULL, hi, lo);
     } else {
         GP_LAUNCH(dim3((unsigned)g.bx, 1), bs, g.smem, c->stream, fast::k_sum_cols<T, VEC, U>)(
             x, rows, cols, g.rpb, g.CV, sq, c->tune.batch, hi, lo, c->d_cnt, c->d_exc);
@@ -1800,9 +1919,10 @@ static int farg_all(gp_cuda_reduce *c, const T *x, size_t n, int mn, char *err, 
 }
 
 /* auto=1 (the default, until bs, bps or unroll is set): the f32 sums run the block size and loads
- * in flight that measured best for each axis over the five shapes of bench_reduce_gpu on the H200
- * (bench/NOTES.md, 2026-12-01): all 512 x 4, rows 128 x 8 (16-byte rows 256 x 4), cols 512 x 8
- * (cols: 0.58-0.67x -> 0.78-0.87x CUB against 256 x 4). The tuning is restored on return. */
+ * in flight that measured best for each axis and kind of shape over the five shapes of
+ * bench_reduce_gpu on the H200 (bench/NOTES.md, 2026-12-01): all 256 x 8; rows 128 x 16 when a
+ * warp per row has work, else 128 x 8 (16-byte rows 256 x 4); cols 256 x 16 for wide matrices,
+ * 512 x 4 for at most 16 rows, else 512 x 8. The tuning is restored on return. */
 struct AutoShape {
     gp_cuda_reduce *c;
     Tune saved;
@@ -1815,15 +1935,17 @@ struct AutoShape {
 
 /* U (loads in flight per thread) from the tuning for f32; 4 for the other types. */
 template <typename T>
-static void fsum_all_u(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f, long long *acc)
+static void fsum_all_u(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f, long long *acc, ull *zacc)
 {
     if constexpr (std::is_same<T, float>::value) {
-        AutoShape as(c, 512, 4);
-        if (c->tune.unroll == 2) fsum_all<T, 2>(c, x, n, sq, f, acc);
-        else if (c->tune.unroll == 8) fsum_all<T, 8>(c, x, n, sq, f, acc);
-        else fsum_all<T, 4>(c, x, n, sq, f, acc);
+        /* 256 x 8: 0.981-0.987x CUB on the five shapes against 0.974-0.978 for 512 x 4 (2026-12-01,
+         * with the last block finishing: before it 512 x 4 measured best) */
+        AutoShape as(c, 256, 8);
+        if (c->tune.unroll == 2) fsum_all<T, 2>(c, x, n, sq, f, acc, zacc);
+        else if (c->tune.unroll == 8) fsum_all<T, 8>(c, x, n, sq, f, acc, zacc);
+        else fsum_all<T, 4>(c, x, n, sq, f, acc, zacc);
     } else {
-        fsum_all<T, 4>(c, x, n, sq, f, acc);
+        fsum_all<T, 4>(c, x, n, sq, f, acc, zacc);
     }
 }
 template <typename T>
@@ -1831,10 +1953,16 @@ static int fsum_rows_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
                        char *err, size_t errlen)
 {
     if constexpr (std::is_same<T, float>::value) {
-        /* 16-byte rows (one thread per row, k_sum_rows1) keep 256 x 4: 128 x 8 lost 10% there */
-        AutoShape as(c, cols * sizeof(T) == 16 ? 256 : 128, cols * sizeof(T) == 16 ? 4 : 8);
+        /* 16-byte rows (one thread per row, k_sum_rows1) keep 256 x 4: 128 x 8 lost 10% there;
+         * rows long enough for a warp per row at 16 loads in flight take 128 x 16 (16384 x 32768:
+         * 0.919 -> 0.950x CUB, 512 x 2^20 0.922 -> 0.946, 4 x 2^27 0.933 -> 0.962), shorter ones
+         * 128 x 8 (2^20 x 512 at 16: 0.886 -> 0.848) */
+        const bool r16 = cols * sizeof(T) == 16;
+        const bool longrows = rows_lg(cols, sizeof(T), 16, c->tune.rsteps) == 5;
+        AutoShape as(c, r16 ? 256 : 128, r16 ? 4 : longrows ? 16 : 8);
         if (c->tune.unroll == 2) return fsum_rows<T, 2>(c, x, rows, cols, sq, f, out, err, errlen);
         if (c->tune.unroll == 8) return fsum_rows<T, 8>(c, x, rows, cols, sq, f, out, err, errlen);
+        if (c->tune.unroll == 16) return fsum_rows<T, 16>(c, x, rows, cols, sq, f, out, err, errlen);
     }
     return fsum_rows<T, 4>(c, x, rows, cols, sq, f, out, err, errlen);
 }
@@ -1846,9 +1974,15 @@ static int fsum_cols_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     constexpr int V = 16 / sizeof(T);
     int vec = col_vec(cols, sizeof(T), V) > 1;
     if constexpr (std::is_same<T, float>::value) {
-        AutoShape as(c, 512, 8);
+        /* a block of 256 column vectors x 16 rows in flight when the matrix is that wide and tall
+         * (16384 x 32768: 0.906 -> 0.925x CUB, 512 x 2^20: 0.898 -> 0.946); narrower ones 512 x 8
+         * (2^20 x 512 at 16: 0.915 -> 0.903, 2^27 x 4: 0.887 -> 0.835); at most 16 rows 512 x 4
+         * (4 x 2^27: 0.265 -> 0.435, half of the rows of a step of 8 were empty) */
+        const bool wide = vec && cols / V >= 256 && rows >= 64;
+        AutoShape as(c, wide ? 256 : 512, wide ? 16 : rows <= 16 ? 4 : 8);
         if (c->tune.unroll == 8)
             return vec ? fsum_cols<T, V, 8>(c, x, rows, cols, sq, f, err, errlen) : fsum_cols<T, 1, 8>(c, x, rows, cols, sq, f, err, errlen);
+        if (c->tune.unroll == 16 && vec) return fsum_cols<T, V, 16>(c, x, rows, cols, sq, f, err, errlen);
     }
     return vec ? fsum_cols<T, V, 4>(c, x, rows, cols, sq, f, err, errlen) : fsum_cols<T, 1, 4>(c, x, rows, cols, sq, f, err, errlen);
 }
@@ -1900,8 +2034,12 @@ static int rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols,
         if (rc) return rc;
     } else if (axis == GP_AXIS_ALL) {
         GROW(c->d_acc, c->acc_cap, w * sizeof(long long), 0);
-        CK(cudaMemsetAsync(c->d_acc, 0, w * sizeof(long long), c->stream), "cudaMemsetAsync");
-        TYPE_SWITCH(t, fsum_all_u<T>(c, (const T *)dx, rows * cols, sq, f, c->d_acc));
+        /* one chunk (< 2^28 or 2^29 elements, see fsum_all): the kernel alone; else a memset, then a
+         * kernel and a k_norm per chunk */
+        const size_t chunk = t == GP_RT_F32 ? (size_t)1 << 29 : (size_t)1 << 28;
+        ull *zacc = c->tune.fin && rows * cols && rows * cols <= chunk ? c->d_zacc : NULL;
+        if (!zacc) CK(cudaMemsetAsync(c->d_acc, 0, w * sizeof(long long), c->stream), "cudaMemsetAsync");
+        TYPE_SWITCH(t, fsum_all_u<T>(c, (const T *)dx, rows * cols, sq, f, c->d_acc, zacc));
     } else {
         GROW(c->d_out, c->out_cap, n * (axis == GP_AXIS_ROWS ? 1 : 2) * sizeof(double), 0);
         GROW(c->d_exc, c->exc_cap, n * sizeof(unsigned), 0);
