@@ -680,6 +680,19 @@ __device__ __forceinline__ void push_exc(ull *cnt, unsigned *exc, size_t target)
     exc[atomicAdd(cnt, 1ull)] = (unsigned)target;
 }
 
+/* (a0, a1, bad) of groups of L lanes merged by a shuffle tree into their first lane (L <= 32, every lane of the warp takes part) */
+__device__ __forceinline__ void combine_tree(int L, int gl, double &a0, double &a1, bool &bad)
+{
+    for (int off = L >> 1; off > 0; off >>= 1) {
+        double b0 = __shfl_down_sync(FULL, a0, off, L), b1 = __shfl_down_sync(FULL, a1, off, L);
+        int bb = __shfl_down_sync(FULL, (int)bad, off, L);
+        if (gl < off) {
+            if (bb) bad = true;
+            else if (!bad && !two_merge(a0, a1, b0, b1)) bad = true;
+        }
+    }
+}
+
 /* A row as an unaligned head, 16-byte vectors and a tail; segment s of nseg takes the vectors
  * [vb, ve) (the head goes with segment 0, the tail with the last). */
 struct RowSeg {
@@ -752,14 +765,7 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
             if (g.tail)
                 for (size_t i = g.h + g.nv * VEC + gl; i < cols; i += G) fadd1<T>(a0, a1, bad, p[i], sq);
         }
-        for (int off = G >> 1; off > 0; off >>= 1) {
-            double b0 = __shfl_down_sync(FULL, a0, off, G), b1 = __shfl_down_sync(FULL, a1, off, G);
-            int bb = __shfl_down_sync(FULL, (int)bad, off, G);
-            if (gl < off) {
-                if (bb) bad = true;
-                else if (!bad && !two_merge(a0, a1, b0, b1)) bad = true;
-            }
-        }
+        combine_tree(G, gl, a0, a1, bad);
         if (gl == 0 && it < items) {
             if (nseg > 1) { phi[it] = bad ? qnan() : a0; plo[it] = a1; }
             else if (bad) { out[r] = 0; push_exc(cnt, exc, r); }
@@ -805,18 +811,6 @@ __device__ __forceinline__ void combine_lane(const double *ph, const double *pl,
     for (; s < nseg; s += L) {
         const double b0 = ph[s * ss], b1 = pl[s * ss];
         if (isnan(b0) || (!bad && !two_merge(a0, a1, b0, b1))) bad = true;
-    }
-}
-/* shuffle tree over groups of L lanes (L <= 32, every lane of the warp takes part) */
-__device__ __forceinline__ void combine_tree(int L, int gl, double &a0, double &a1, bool &bad)
-{
-    for (int off = L >> 1; off > 0; off >>= 1) {
-        double b0 = __shfl_down_sync(FULL, a0, off, L), b1 = __shfl_down_sync(FULL, a1, off, L);
-        int bb = __shfl_down_sync(FULL, (int)bad, off, L);
-        if (gl < off) {
-            if (bb) bad = true;
-            else if (!bad && !two_merge(a0, a1, b0, b1)) bad = true;
-        }
     }
 }
 __global__ void k_combine(const double *__restrict__ phi, const double *__restrict__ plo, size_t n, size_t nseg,
@@ -1921,14 +1915,19 @@ static int farg_all(gp_cuda_reduce *c, const T *x, size_t n, int mn, char *err, 
 /* auto=1 (the default, until bs, bps or unroll is set): the f32 sums run the block size and loads
  * in flight that measured best for each axis and kind of shape over the five shapes of
  * bench_reduce_gpu on the H200 (bench/NOTES.md, 2026-12-01): all 256 x 8; rows 128 x 16 when a
- * warp per row has work, else 128 x 8 (16-byte rows 256 x 4); cols 256 x 16 for wide matrices,
- * 512 x 4 for at most 16 rows, else 512 x 8. The tuning is restored on return. */
+ * warp per row has work, else 128 x 8 (16-byte rows 256 x 4); cols 512 x 16 for wide matrices,
+ * 512 x 4 for at most 16 rows, else 128 x 8 at up to 16 blocks per SM. The tuning is restored
+ * on return. */
 struct AutoShape {
     gp_cuda_reduce *c;
     Tune saved;
-    AutoShape(gp_cuda_reduce *cc, int bs, int unroll) : c(cc), saved(cc->tune)
+    AutoShape(gp_cuda_reduce *cc, int bs, int unroll, int bps = 0) : c(cc), saved(cc->tune)
     {
-        if (c->tune.autoshape) { c->tune.bs = bs; c->tune.unroll = unroll; }
+        if (c->tune.autoshape) {
+            c->tune.bs = bs;
+            c->tune.unroll = unroll;
+            if (bps) c->tune.bps = bps;
+        }
     }
     ~AutoShape() { c->tune = saved; }
 };
@@ -1974,12 +1973,13 @@ static int fsum_cols_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     constexpr int V = 16 / sizeof(T);
     int vec = col_vec(cols, sizeof(T), V) > 1;
     if constexpr (std::is_same<T, float>::value) {
-        /* a block of 256 column vectors x 16 rows in flight when the matrix is that wide and tall
-         * (16384 x 32768: 0.906 -> 0.925x CUB, 512 x 2^20: 0.898 -> 0.946); narrower ones 512 x 8
-         * (2^20 x 512 at 16: 0.915 -> 0.903, 2^27 x 4: 0.887 -> 0.835); at most 16 rows 512 x 4
-         * (4 x 2^27: 0.265 -> 0.435, half of the rows of a step of 8 were empty) */
-        const bool wide = vec && cols / V >= 256 && rows >= 64;
-        AutoShape as(c, wide ? 256 : 512, wide ? 16 : rows <= 16 ? 4 : 8);
+        /* a block of 512 column vectors x 16 rows in flight when the matrix is that wide and tall
+         * (16384 x 32768: 0.906 -> 0.947x CUB, 512 x 2^20: 0.898 -> 0.953); narrower ones 128 x 8
+         * with up to 16 blocks per SM (2^20 x 512: 0.917 -> 0.929, 2^27 x 4: 0.884 -> 0.903; at 16
+         * loads 0.87 and 0.82); at most 16 rows 512 x 4 (4 x 2^27: 0.265 -> 0.44, half of the rows
+         * of a step of 8 were empty) */
+        const bool wide = vec && cols / V >= 512 && rows >= 64;
+        AutoShape as(c, wide ? 512 : rows <= 16 ? 512 : 128, wide ? 16 : rows <= 16 ? 4 : 8, wide || rows <= 16 ? 0 : 16);
         if (c->tune.unroll == 8)
             return vec ? fsum_cols<T, V, 8>(c, x, rows, cols, sq, f, err, errlen) : fsum_cols<T, 1, 8>(c, x, rows, cols, sq, f, err, errlen);
         if (c->tune.unroll == 16 && vec) return fsum_cols<T, V, 16>(c, x, rows, cols, sq, f, err, errlen);

@@ -188,13 +188,17 @@ int main(int argc, char **argv)
         {1, 1, 0, 1}, {1, 301, 0, 1}, {301, 1, 0, 1}, {3, 7, 0, 1}, {37, 23, 0, 1}, {2, 4, 0, 1}, {64, 8, 0, 1},
         {1000, 2, 0, 1}, {2003, 4, 0, 1}, {4, 2004, 0, 1}, {4, 2003, 0, 1}, {20003, 4, 0, 0}, {4, 20004, 0, 0},
         {4, 20003, 0, 0}, {257, 509, 0, 1}, {130, 1024, 0, 1}, {200003, 4, 1, 0}, {4, 200004, 1, 0},
-        {1031, 4096, 1, 0}, {4099, 1031, 1, 0}, {33, 131072, 1, 0}, {3, 65536, 1, 1}, {20000, 16, 1, 1}};
+        {1031, 4096, 1, 0}, {4099, 1031, 1, 0}, {33, 131072, 1, 0}, {3, 65536, 1, 1}, {20000, 16, 1, 1}, {67, 2052, 1, 1}};
     static const gp_rtype types[] = {GP_RT_F32, GP_RT_F64, GP_RT_I32, GP_RT_U8, GP_RT_I64, GP_RT_I16, GP_RT_U64};
     static const char *tnames[] = {"f32", "f64", "i32", "u8", "i64", "i16", "u64"};
-    static const char *variants[] = {"kernels=fast,bs=256,bps=8,unroll=4", "kernels=legacy,bs=256,bps=8,unroll=4",
+    /* tunings apply on top of each other: the first is the default as a user runs it (auto=1 last:
+     * bs, bps and unroll switch it off), with the per-shape block sizes and loads in flight */
+    static const char *variants[] = {"kernels=fast,bps=8,batch=2,rsteps=4,bal=1,fin=1,auto=1",
+                                     "kernels=fast,bs=256,bps=8,unroll=4", "kernels=legacy,bs=256,bps=8,unroll=4",
                                      "kernels=fast,bs=128,bps=2,unroll=2,batch=1,rsteps=1", "kernels=fast,bs=512,bps=16,unroll=8",
-                                     "kernels=fast,bs=64,bps=1,unroll=4,batch=0", "bal=0,fin=0"};
-    const int nvar = 6, ntypes = quick ? 4 : 7;
+                                     "kernels=fast,bs=64,bps=1,unroll=4,batch=0", "bal=0,fin=0",
+                                     "kernels=fast,bs=512,bps=8,unroll=16,batch=2,bal=1,fin=1"};
+    const int nvar = 8, ntypes = quick ? 4 : 7;
     size_t nfallback = 0, ncase = 0;
     for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
         const size_t R = shapes[si].r, C = shapes[si].c;
