@@ -58,6 +58,12 @@ size_t gp__plan_buffer_bytes(gp_strategy st, size_t rows, size_t cols, size_t es
                              size_t band_panels, int band_bufs, size_t mid_esize);
 /* Columns of B (rows of A) one band buffer holds: min(S P k, rows) (direct: k). */
 size_t gp__plan_band_capacity(const gp_plan *p);
+/* The output's chunk shape when the user gives none: 0 x 0 (contiguous) when one band holds all
+ * the rows of A, since each rank's output is then one run of the file; else the widest rank's
+ * rows of B x one rank's panels of a band (smaller than HDF5's 4 GiB per chunk), so that a
+ * rank's write of a band is whole chunks, each one contiguous run, instead of a short run per
+ * row of B. */
+void gp__plan_out_chunk(const gp_plan *p, size_t *chunk_rows, size_t *chunk_cols);
 /* The band of panel s: rows of A [start, +count) = the columns of B written with it; and the
  * last panel of that band (its write follows that panel's exchange). */
 gp_range gp__plan_band(const gp_plan *p, size_t s);

@@ -243,6 +243,22 @@ size_t gp__plan_band_capacity(const gp_plan *p)
     return band < p->rows ? band : p->rows;
 }
 
+void gp__plan_out_chunk(const gp_plan *p, size_t *chunk_rows, size_t *chunk_cols)
+{
+    *chunk_rows = *chunk_cols = 0;
+    const size_t band = gp__plan_band_capacity(p), w = p->nranks ? p->col_blocks[0].count : 0;
+    if (band >= p->rows || !band || !w) return;   /* one band: each rank's output is one run */
+    /* columns: one rank's panels of a band (S k; direct: the panel). 512 MiB f32 at 2 ranks in 32
+     * bands of S = 2 panels of k = 64: write stage 0.25-0.39 s at S k, 0.45-0.55 at k, 0.54-0.77 at
+     * the whole band S P k, 0.87-1.08 contiguous (bench/NOTES.md) */
+    size_t c = p->strategy == GP_STRATEGY_DIRECT ? p->panel_rows : p->band_panels * p->panel_rows, r = w;
+    if (c > band) c = band;
+    while (r > 1 && (double)r * (double)c * (double)p->esize >= 4294967295.0) r = (r + 1) / 2;
+    if ((double)r * (double)c * (double)p->esize >= 4294967295.0) return;   /* HDF5's limit */
+    *chunk_rows = r;
+    *chunk_cols = c;
+}
+
 size_t gp__plan_band_last(const gp_plan *p, size_t s)
 {
     size_t S = p->band_panels ? p->band_panels : 1, last = (s / S) * S + S - 1;

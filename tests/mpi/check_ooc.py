@@ -89,6 +89,26 @@ def main():
             check(k in r["stage_seconds_max"], "stage %s missing from %s" % (k, r))
         check(r["shape"] == [400, 300] and r["ranks"] == args.np, "bad record %s" % r)
     s.case("json stage breakdown", json_stages)
+
+    def default_chunks(strategy, mem, shape):
+        """Without --chunk the output is contiguous when one band holds every row of A, else chunked
+        as the widest rank's rows of B x one rank's panels of a band (the plan's, from --json)."""
+        d = s.casedir("chunks-%s-%s-%dx%d" % ((strategy, mem) + shape))
+        src, out, js = os.path.join(d, "in.h5"), os.path.join(d, "out.h5"), os.path.join(d, "run.jsonl")
+        make_input(src, shape, "<f8")
+        expect_ok(run(["transpose", src, "-o", out, "-q", "--strategy", strategy, "--mem", mem, "--json", js], args.np))
+        expect_transpose(src, out)
+        import json
+        r = [json.loads(l) for l in open(js)][0]
+        R, C = shape
+        band = r["panel_rows"] if strategy == "direct" else min(r["band_panels"] * args.np * r["panel_rows"], R)
+        cols = r["panel_rows"] if strategy == "direct" else min(r["band_panels"] * r["panel_rows"], band)
+        want = None if band >= R else (min(-(-C // args.np), C), cols)
+        with h5py.File(out, "r") as fo:
+            check(fo["/m"].chunks == want, "output chunks %s, expected %s (plan %s)" % (fo["/m"].chunks, want, r))
+    for strategy in ("alltoall", "direct"):
+        s.case("default chunks, bands %s" % strategy, default_chunks, strategy, "64K", (401, 299))
+    s.case("default layout, one band", default_chunks, "alltoall", "1G", (401, 299))
     sys.exit(s.finish())
 
 

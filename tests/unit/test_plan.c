@@ -232,6 +232,44 @@ static void test_band_choice(void **state)
     gp__plan_free(&p);
 }
 
+/* The output's default chunks: contiguous for one band, else the widest rank's rows of B x one
+ * rank's panels of a band (direct: the panel), under HDF5's 4 GiB per chunk. */
+static void test_out_chunk(void **state)
+{
+    (void)state;
+    gp_plan p;
+    gp_error e = {0};
+    size_t cr = 7, cc = 7;
+    assert_int_equal(gp__plan_make(&p, GP_STRATEGY_ALLTOALL, 8192, 8192, 4, 2, 0, (size_t)2 << 30, 0, &e), 0);
+    gp__plan_out_chunk(&p, &cr, &cc);
+    assert_int_equal(cr, 0);
+    assert_int_equal(cc, 0);
+    gp__plan_free(&p);
+    assert_int_equal(gp__plan_make(&p, GP_STRATEGY_ALLTOALL, 8192, 16384, 4, 2, 0, (size_t)32 << 20, 0, &e), 0);
+    gp__plan_out_chunk(&p, &cr, &cc);
+    assert_true(gp__plan_band_capacity(&p) < 8192);
+    assert_int_equal(cr, 8192);                          /* B rows of a rank: 16384 / 2 */
+    assert_int_equal(cc, p.band_panels * p.panel_rows);
+    gp__plan_free(&p);
+    /* 1009 x 331 at 3 ranks: the widest block (111 rows of B) */
+    assert_int_equal(gp__plan_make(&p, GP_STRATEGY_DIRECT, 1009, 331, 8, 3, 0, (size_t)64 << 10, 0, &e), 0);
+    gp__plan_out_chunk(&p, &cr, &cc);
+    assert_int_equal(cr, p.col_blocks[0].count);
+    assert_int_equal(cr, 111);
+    assert_int_equal(cc, p.panel_rows);
+    gp__plan_free(&p);
+    /* a chunk of 2^20 rows x S k columns of 16 B would pass 4 GiB: fewer rows */
+    assert_int_equal(gp__plan_make(&p, GP_STRATEGY_ALLTOALL, (size_t)1 << 20, (size_t)1 << 21, 16, 2, 0, (size_t)64 << 30, 0,
+                                   &e), 0);
+    gp__plan_out_chunk(&p, &cr, &cc);
+    if (gp__plan_band_capacity(&p) < ((size_t)1 << 20)) {
+        assert_true(cr >= 1 && cc >= 1);
+        assert_true((double)cr * (double)cc * 16.0 < 4294967295.0);
+        assert_true(cr < ((size_t)1 << 20) || cc * 16.0 * (double)cr < 4294967295.0);
+    }
+    gp__plan_free(&p);
+}
+
 static void test_budget_too_small(void **state)
 {
     (void)state;
@@ -275,7 +313,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_split), cmocka_unit_test(test_plan),
         cmocka_unit_test(test_budget_too_small), cmocka_unit_test(test_parse),
-        cmocka_unit_test(test_bands), cmocka_unit_test(test_band_choice),
+        cmocka_unit_test(test_bands), cmocka_unit_test(test_band_choice), cmocka_unit_test(test_out_chunk),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     MPI_Finalize();
