@@ -179,8 +179,7 @@ int cuda_transpose(gp_backend *b, const void *src, void *dst, size_t rows, size_
     size_t j = 0;
     for (size_t u0 = 0, n = 0; u0 < units; u0 += n, j++) {
         const size_t r = units - u0, b2 = j % 2;
-        n = j == 0 ? (efirst < r ? efirst : r) : r > slab + elast ? slab : r > elast ? r - elast : r;
-        if (n > slab) n = slab;
+        n = j == 0 ? (efirst < r ? efirst : r) : r > slab + elast ? slab : r > elast ? r - elast : r;   /* <= slab */
         void *dsrc = c->d_buf[b2], *ddst = c->d_buf[2 + b2];
         const size_t sr = by_cols ? rows : n, sc = by_cols ? n : cols;   /* the slab: sr x sc */
         char h[32];

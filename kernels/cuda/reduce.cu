@@ -1760,13 +1760,15 @@ static int col_vec(size_t cols, size_t es, int maxvec)
     return ((cols * es) % 16 == 0 && v <= maxvec) ? v : 1;
 }
 
+/* Elements of one axis-all launch: < 2^30 deposits per limb between normalisations; f32 deposits
+ * at most once per element (no overflow possible), other types twice. */
+static size_t sum_chunk(bool f32) { return f32 ? (size_t)1 << 29 : (size_t)1 << 28; }
+
 template <typename T, int U>
 static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f, long long *acc, ull *zacc)
 {
     const int bs = c->tune.bs, w = f.nl + GP_XSPECIAL;
-    /* < 2^30 deposits per limb between normalisations: f32 deposits at most once per element
-     * (no overflow possible), other types twice */
-    const size_t chunk = std::is_same<T, float>::value ? (size_t)1 << 29 : (size_t)1 << 28;   /* also in rsum_dev */
+    const size_t chunk = sum_chunk(std::is_same<T, float>::value);
     const size_t smem = (size_t)w * sizeof(ull);
     for (size_t s = 0; s < n; s += chunk) {
         size_t m = n - s < chunk ? n - s : chunk;
@@ -2034,10 +2036,8 @@ static int rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols,
         if (rc) return rc;
     } else if (axis == GP_AXIS_ALL) {
         GROW(c->d_acc, c->acc_cap, w * sizeof(long long), 0);
-        /* one chunk (< 2^28 or 2^29 elements, see fsum_all): the kernel alone; else a memset, then a
-         * kernel and a k_norm per chunk */
-        const size_t chunk = t == GP_RT_F32 ? (size_t)1 << 29 : (size_t)1 << 28;
-        ull *zacc = c->tune.fin && rows * cols && rows * cols <= chunk ? c->d_zacc : NULL;
+        /* one chunk: the kernel alone (zacc); else a memset, then a kernel and a k_norm per chunk */
+        ull *zacc = c->tune.fin && rows * cols && rows * cols <= sum_chunk(t == GP_RT_F32) ? c->d_zacc : NULL;
         if (!zacc) CK(cudaMemsetAsync(c->d_acc, 0, w * sizeof(long long), c->stream), "cudaMemsetAsync");
         TYPE_SWITCH(t, fsum_all_u<T>(c, (const T *)dx, rows * cols, sq, f, c->d_acc, zacc));
     } else {

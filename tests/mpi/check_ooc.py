@@ -90,7 +90,7 @@ def main():
         check(r["shape"] == [400, 300] and r["ranks"] == args.np, "bad record %s" % r)
     s.case("json stage breakdown", json_stages)
 
-    def default_chunks(strategy, mem, shape):
+    def default_chunks(strategy, mem, shape, bands):
         """Without --chunk the output is contiguous when one band holds every row of A, else chunked
         as the widest rank's rows of B x one rank's panels of a band (the plan's, from --json)."""
         d = s.casedir("chunks-%s-%s-%dx%d" % ((strategy, mem) + shape))
@@ -103,12 +103,14 @@ def main():
         R, C = shape
         band = r["panel_rows"] if strategy == "direct" else min(r["band_panels"] * args.np * r["panel_rows"], R)
         cols = r["panel_rows"] if strategy == "direct" else min(r["band_panels"] * r["panel_rows"], band)
+        check((band < R) == bands, "expected %s, the plan has band %d of %d rows (%s)"
+              % ("several bands" if bands else "one band", band, R, r))
         want = None if band >= R else (min(-(-C // args.np), C), cols)
         with h5py.File(out, "r") as fo:
             check(fo["/m"].chunks == want, "output chunks %s, expected %s (plan %s)" % (fo["/m"].chunks, want, r))
     for strategy in ("alltoall", "direct"):
-        s.case("default chunks, bands %s" % strategy, default_chunks, strategy, "64K", (401, 299))
-    s.case("default layout, one band", default_chunks, "alltoall", "1G", (401, 299))
+        s.case("default chunks, bands %s" % strategy, default_chunks, strategy, "64K", (401, 299), True)
+    s.case("default layout, one band", default_chunks, "alltoall", "1G", (401, 299), False)
     sys.exit(s.finish())
 
 

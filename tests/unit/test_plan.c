@@ -262,11 +262,11 @@ static void test_out_chunk(void **state)
     assert_int_equal(gp__plan_make(&p, GP_STRATEGY_ALLTOALL, (size_t)1 << 20, (size_t)1 << 21, 16, 2, 0, (size_t)64 << 30, 0,
                                    &e), 0);
     gp__plan_out_chunk(&p, &cr, &cc);
-    if (gp__plan_band_capacity(&p) < ((size_t)1 << 20)) {
-        assert_true(cr >= 1 && cc >= 1);
-        assert_true((double)cr * (double)cc * 16.0 < 4294967295.0);
-        assert_true(cr < ((size_t)1 << 20) || cc * 16.0 * (double)cr < 4294967295.0);
-    }
+    assert_true(gp__plan_band_capacity(&p) < ((size_t)1 << 20));   /* bands, so chunks */
+    assert_int_equal(cc, p.band_panels * p.panel_rows);
+    assert_true(cr >= 1 && cr < p.col_blocks[0].count);            /* capped */
+    assert_true((double)cr * (double)cc * 16.0 < 4294967295.0);
+    assert_true((double)(2 * cr) * (double)cc * 16.0 >= 4294967295.0);   /* by as little as halving allows */
     gp__plan_free(&p);
 }
 
