@@ -511,6 +511,7 @@ int main(int argc, char **argv)
                 if (!op_on(ops, o)) continue;
                 double ms = time_ms(c, [&] { run_op(c, o, c.x, R, C); });
                 char name[96], why[256] = "not compared";
+                snprintf(name, sizeof name, "%s_%s", op_name[o], v.c_str());
                 if (have[o]) {
                     Res g;
                     fetch(c, o, c.x, R, C, g);
@@ -521,7 +522,6 @@ int main(int argc, char **argv)
                         snprintf(why, sizeof why, "variant, equal to the default");
                     }
                 }
-                snprintf(name, sizeof name, "%s_%s", op_name[o], v.c_str());
                 record(c, name, R, C, ms, op_written(o, R, C), cub_gbps, copy_gbps, why);
             }
         }
