@@ -10,10 +10,11 @@
 # there first.
 set -u
 B=${1:-build-gpu}
-PART=${2:-all}   # tests | tests1 | tests2 | bench | reduce | final | all
+PART=${2:-all}   # tests | tests1 | tests2 | tests3 | bench | reduce | final | all
 # One device call runs at most 10 minutes, and the whole gpu suite takes longer on the H200
 # (2026-12-01: kernels --big 155 s, racecheck 206 s, pipeline 118 s, map 186 s, reduce 40 s, the
-# reduce CLI check > 120 s): tests1 and tests2 split it in two calls of about 5 minutes.
+# reduce CLI check > 120 s; the reduce racecheck 176 s): tests1, tests2 (the racechecks) and
+# tests3 split it in three calls of at most about 6 minutes.
 O=${OUT:-/tmp/gpipe-gpu}
 mkdir -p "$O"
 W=$(mktemp -d /tmp/gpipe-run-XXXXXX)
@@ -24,8 +25,12 @@ nproc | sed 's/^/cpus: /' | tee -a "$O/gpu.txt"
 t0=$SECONDS
 step() { printf '%-28s %s\n' "$1" "$2" >> "$O/summary.txt"; }
 
-if [ "$PART" = tests1 ] || [ "$PART" = tests2 ]; then
-  if [ "$PART" = tests1 ]; then sel=(-L gpu -E 'racecheck|gpu_map|gpu_reduce'); else sel=(-R 'racecheck|gpu_map|gpu_reduce'); fi
+if [ "$PART" = tests1 ] || [ "$PART" = tests2 ] || [ "$PART" = tests3 ]; then
+  case $PART in
+  tests1) sel=(-L gpu -E 'racecheck|gpu_map|gpu_reduce$') ;;
+  tests2) sel=(-R racecheck) ;;
+  *) sel=(-R 'gpu_map|gpu_reduce$') ;;
+  esac
   timeout 540 ctest --test-dir "$B" "${sel[@]}" --output-on-failure > "$O/ctest-gpu.log" 2>&1
   step "ctest $PART" "rc=$? $(grep -E 'tests passed|tests failed' "$O/ctest-gpu.log" | tail -1) ($((SECONDS - t0)) s)"
   grep -E "Test +#|tests passed|tests failed" "$O/ctest-gpu.log"
