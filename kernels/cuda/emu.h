@@ -142,19 +142,43 @@ static inline void wait_at(int what)
 }
 static inline void syncthreads() { wait_at(WAIT_BLOCK); }
 static inline void syncwarp() { wait_at(WAIT_WARP); }
-template <typename T> static inline T shfl_down(T v, unsigned delta, int width)
+/* the value of lane src of this thread's warp (every thread of the warp that has not returned
+ * takes part) */
+template <typename T> static inline T shfl_lane(T v, unsigned src)
 {
     static_assert(sizeof(T) <= 8, "shuffle of more than 8 bytes");
-    const unsigned lane = threadIdx.x & 31, base = threadIdx.x & ~31u;
+    const unsigned base = threadIdx.x & ~31u;
     unsigned long long u = 0;
     memcpy(&u, &v, sizeof(T));
     cur->xchg[threadIdx.x] = u;
     syncwarp();
-    unsigned src = (lane % (unsigned)width) + delta < (unsigned)width ? lane + delta : lane;
     u = cur->xchg[base + src];
     syncwarp();
     T r;
     memcpy(&r, &u, sizeof(T));
+    return r;
+}
+template <typename T> static inline T shfl_down(T v, unsigned delta, int width)
+{
+    const unsigned lane = threadIdx.x & 31;
+    return shfl_lane(v, (lane % (unsigned)width) + delta < (unsigned)width ? lane + delta : lane);
+}
+/* __shfl_sync: lane src_lane of each group of width lanes */
+template <typename T> static inline T shfl_idx(T v, int src_lane, int width)
+{
+    const unsigned lane = threadIdx.x & 31;
+    return shfl_lane(v, (lane & ~((unsigned)width - 1)) + ((unsigned)src_lane % (unsigned)width));
+}
+/* __all_sync over the warp's threads that have not returned */
+static inline int all_sync(int p)
+{
+    const unsigned base = threadIdx.x & ~31u;
+    cur->xchg[threadIdx.x] = p != 0;
+    syncwarp();
+    int r = 1;
+    for (unsigned i = base; i < base + 32 && i < cur->nt; i++)
+        if (cur->state[i] != DONE && !cur->xchg[i]) r = 0;
+    syncwarp();
     return r;
 }
 static void entry()
@@ -265,6 +289,11 @@ template <typename T> static inline T __shfl_down_sync(unsigned, T v, unsigned d
 {
     return emu::shfl_down(v, delta, width);
 }
+template <typename T> static inline T __shfl_sync(unsigned, T v, int src_lane, int width = 32)
+{
+    return emu::shfl_idx(v, src_lane, width);
+}
+static inline int __all_sync(unsigned, int p) { return emu::all_sync(p); }
 #define GP_LAUNCH(g, b, s, st, ...) emu::launch(__VA_ARGS__, dim3(g), dim3(b), (size_t)(s))
 #define GP_EXTERN_SHARED(T, name) T *name = reinterpret_cast<T *>(emu::dyn_shared())
 #define GP_SHARED_ARRAY(T, name, n) T *name = reinterpret_cast<T *>(emu::static_shared(sizeof(T) * (n)))

@@ -724,7 +724,7 @@ __device__ __forceinline__ RowSeg row_seg(const T *p, size_t cols, size_t s, siz
  * k_combine. */
 template <typename T, int U>
 __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_t rows, size_t cols, int sq, int batch, int lg,
-                                                  size_t nseg, double *out, double *phi, double *plo, ull *cnt,
+                                                  size_t nseg, int fm, double *out, double *phi, double *plo, ull *cnt,
                                                   unsigned *exc)
 {
     constexpr int VEC = 16 / sizeof(T);
@@ -761,10 +761,38 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
 #pragma unroll
                 for (int u = 0; u < U; u++) fadd_vec<T>(a0, a1, bad, v[u], sq);
             }
-            if (run.n && run.s != 0 && !two_add(a0, a1, run.s)) bad = true;
             if (g.tail)
                 for (size_t i = g.h + g.nv * VEC + gl; i < cols; i += G) fadd1<T>(a0, a1, bad, p[i], sq);
         }
+        if constexpr (std::is_same<T, float>::value && U >= 2) {
+            /* fm: when every lane of the group has all its elements in its run (nothing flushed into
+             * a0, a1) and the runs pass the span test together, every partial sum of the item is
+             * exact in double: plain adds merge them, the same bits as the expansion merge below
+             * at a fraction of its cost (-0 as +0, as there) */
+            if (fm && !sq && batch == 2) {
+                unsigned mx = run.mx, mn = run.mn, n = run.n;
+                double t = run.n ? run.s : 0.0;
+                int clean = !bad && a0 == 0 && a1 == 0;
+                for (int off = G >> 1; off > 0; off >>= 1) {
+                    mx = max(mx, __shfl_down_sync(FULL, mx, off, G));
+                    mn = min(mn, __shfl_down_sync(FULL, mn, off, G));
+                    n += __shfl_down_sync(FULL, n, off, G);
+                    t = __dadd_rn(t, __shfl_down_sync(FULL, t, off, G));
+                    clean &= __shfl_down_sync(FULL, clean, off, G);
+                }
+                int ok = it >= items || (clean && n && span_ok(mx, mn, n));   /* valid in lane gl = 0 */
+                ok = __shfl_sync(FULL, ok, 0, G);
+                if (__all_sync(FULL, ok)) {
+                    if (gl == 0 && it < items) {
+                        t = __dadd_rn(t, 0.0);
+                        if (nseg > 1) { phi[it] = t; plo[it] = 0; }
+                        else out[r] = t;
+                    }
+                    continue;
+                }
+            }
+        }
+        if (run.n && run.s != 0 && !two_add(a0, a1, run.s)) bad = true;
         combine_tree(G, gl, a0, a1, bad);
         if (gl == 0 && it < items) {
             if (nseg > 1) { phi[it] = bad ? qnan() : a0; plo[it] = a1; }
@@ -1423,6 +1451,8 @@ struct Tune {
     int autoshape; /* f32 sums: bs and unroll per axis (AutoShape) unless bs, bps or unroll is set */
     int bal;       /* row sums: 1 every lane group gets the same number of (row, segment) items */
     int fin;       /* axis all: 1 the last block finishes (no memset, no k_norm launch) */
+    int fm;        /* row sums: 1 a group whose lanes' runs pass the span test together merges by plain adds
+                    * (default 0 until measured on a GPU: bench/NOTES.md, fifth session) */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -1494,9 +1524,9 @@ static int grow(void **p, size_t *cap, size_t need, int pinned, char *err, size_
 
 static void tune_desc(gp_cuda_reduce *c)
 {
-    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d",
+    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
-             c->tune.autoshape, c->tune.bal, c->tune.fin);
+             c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -1519,9 +1549,11 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "rsteps") && n >= 1 && n <= 64) t.rsteps = n;
         else if (!strcmp(tok, "bal") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.bal = n;
         else if (!strcmp(tok, "fin") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fin = n;
+        else if (!strcmp(tok, "fm") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fm = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
-                     "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1", tok, v);
+                     "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
+                     "fm=0|1", tok, v);
             return GP_EINVAL;
         }
     }
@@ -1545,7 +1577,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 0};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -1815,7 +1847,7 @@ static int fsum_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
         }
         if (nseg > 1) GROW(c->d_part, c->part_cap, rows * nseg * 2 * sizeof(double), 0);
         double *phi = (double *)c->d_part, *plo = phi + rows * nseg;
-        GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows<T, U>)(x, rows, cols, sq, c->tune.batch, lg, nseg, out, phi, plo, c->d_cnt,
+        GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows<T, U>)(x, rows, cols, sq, c->tune.batch, lg, nseg, c->tune.fm, out, phi, plo, c->d_cnt,
                                                                c->d_exc);
         if (nseg > 1) launch_combine(c, phi, plo, rows, nseg, nseg, 1, out, NULL, NULL);
     }

@@ -1,8 +1,9 @@
 /* tests/gpu/test_cuda_reduce.c — the CUDA reduce kernels (kernels/cuda/reduce.cu) against the CPU
  * kernels, bit for bit, in one process: every op (sum, sumsq, min, max, absmax, argmin, argmax) on
  * every axis, f32/f64/i16/i32/i64/u8/u64, odd and degenerate shapes (1x1, 1xN, Nx1, 16-byte rows,
- * 4 x 2^k wide, unaligned pitches), three kinds of data (plain: the fast paths; wide exponents:
- * the exact fallbacks; small values with NaN/Inf/-0 and ties), each matrix as two panels merged
+ * 4 x 2^k wide, unaligned pitches), five kinds of data (plain: the fast paths; wide exponents:
+ * the exact fallbacks; small values with NaN/Inf/-0 and ties; floats at the edge of the span
+ * test; floats all -0), each matrix as two panels merged
  * the way the driver merges them, under several kernel configurations (GP_CUDA_REDUCE: the
  * first version's kernels, small and large blocks, 2/4/8 loads in flight, few and many blocks, the
  * three ways of adding f32: batch=0 four at a time, 1 a step of U loads, 2 steps in runs).
@@ -45,7 +46,8 @@ static void fail(const char *tag, const char *fmt, ...)
 
 /* data kinds: 0 plain, 1 wide exponents / full-range integers, 2 ties with NaN, +-Inf, -0,
  * 3 (floats) positive, full mantissas, exponents spread over 27: at the edge of the batched f32
- * sums' exactness test (spread <= 29 - log2 of the batch), where one more accepted step rounds */
+ * sums' exactness test (spread <= 29 - log2 of the batch), where one more accepted step rounds;
+ * 4 (floats) all -0: every path must give +0 sums (the row sums' plain-add merge sums a -0 run) */
 static void fill(void *buf, size_t n, gp_rtype t, int kind)
 {
     for (size_t i = 0; i < n; i++) {
@@ -53,6 +55,7 @@ static void fill(void *buf, size_t n, gp_rtype t, int kind)
         if (kind == 0) d = urand();
         else if (kind == 1) d = urand() * ldexp(1.0, (int)(rnd() % 81) - 40);
         else if (kind == 3) d = ldexp(1.0 + (double)(rnd() >> 40) * 0x1p-24, (int)(rnd() % 27) - 13);
+        else if (kind == 4) d = -0.0;   /* sums of -0 only: +0 on every path */
         else {
             d = (double)((int)(rnd() % 5) - 2);
             uint64_t r = rnd() % 1000;
@@ -194,10 +197,10 @@ int main(int argc, char **argv)
     /* tunings apply on top of each other: the first is the default as a user runs it (auto=1 last:
      * bs, bps and unroll switch it off), with the per-shape block sizes and loads in flight */
     static const char *variants[] = {"kernels=fast,bps=8,batch=2,rsteps=4,bal=1,fin=1,auto=1",
-                                     "kernels=fast,bs=256,bps=8,unroll=4", "kernels=legacy,bs=256,bps=8,unroll=4",
+                                     "kernels=fast,bs=256,bps=8,unroll=4,fm=1", "kernels=legacy,bs=256,bps=8,unroll=4",
                                      "kernels=fast,bs=128,bps=2,unroll=2,batch=1,rsteps=1", "kernels=fast,bs=512,bps=16,unroll=8",
-                                     "kernels=fast,bs=64,bps=1,unroll=4,batch=0", "bal=0,fin=0",
-                                     "kernels=fast,bs=512,bps=8,unroll=16,batch=2,bal=1,fin=1"};
+                                     "kernels=fast,bs=64,bps=1,unroll=4,batch=0", "bal=0,fin=0,fm=0",
+                                     "kernels=fast,bs=512,bps=8,unroll=16,batch=2,bal=1,fin=1,fm=1"};
     const int nvar = 8, ntypes = quick ? 4 : 7;
     size_t nfallback = 0, ncase = 0;
     for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
@@ -209,9 +212,9 @@ int main(int argc, char **argv)
             if (shapes[si].big && ti >= 3) continue;   /* large shapes: f32, f64, i32 */
             size_t es = gp_rtype_size(t);
             void *buf = malloc(R * C * es + 16);
-            for (int kind = 0; kind < 4; kind++) {
+            for (int kind = 0; kind < 5; kind++) {
                 if (!isf && kind == 2 && t != GP_RT_U8 && t != GP_RT_I64) continue;
-                if (!isf && kind == 3) continue;
+                if (!isf && kind >= 3) continue;
                 fill(buf, R * C, t, kind);
                 size_t split = R > 1 ? R / 2 + (rnd() % 2) : R;
                 for (gp_rkind k = GP_RK_SUM; k <= GP_RK_ARGMAX; k++) {
