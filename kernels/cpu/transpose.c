@@ -629,7 +629,7 @@ static void run_blocks(const u8 *s, size_t ls, u8 *d, size_t ld, size_t rows, si
      * median of 6 interleaved runs; 8-byte bands lose 0.04 with 2), else 1 */
     const size_t pf = g_pf != (size_t)-1 ? g_pf : fullline && es == 4 ? 2 : 1;
     /* 4-byte bands prefetch into L2, not L1: a band's 32 src lines of one strip share one L1 set
-     * when the row pitch is a multiple of 4 KiB (12 ways on Zen 4), so lines prefetched into L1
+     * when the row pitch is a multiple of 4 KiB (8 ways: 32 KiB L1d on Zen 4), so lines prefetched into L1
      * two strips ahead evicted each other before use (8192^2 f32: 0.72-0.78 -> 0.84-0.93x
      * memcpy, 5 interleaved rounds; 8 B bands, 16 lines at distance 1, do not gain) */
     const int pf_l2 = es == 4;
