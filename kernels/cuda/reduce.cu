@@ -767,8 +767,8 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
         if constexpr (std::is_same<T, float>::value && U >= 2) {
             /* fm: when every lane of the group has all its elements in its run (nothing flushed into
              * a0, a1) and the runs pass the span test together, every partial sum of the item is
-             * exact in double: plain adds merge them, the same bits as the expansion merge below
-             * at a fraction of its cost (-0 as +0, as there) */
+             * exact in double: plain adds merge them, with the same bits as the expansion merge
+             * below (-0 as +0, as there) and, predicted, for less (not yet timed: bench/NOTES.md) */
             if (fm && !sq && batch == 2) {
                 unsigned mx = run.mx, mn = run.mn, n = run.n;
                 double t = run.n ? run.s : 0.0;

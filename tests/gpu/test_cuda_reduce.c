@@ -194,9 +194,10 @@ int main(int argc, char **argv)
         {1031, 4096, 1, 0}, {4099, 1031, 1, 0}, {33, 131072, 1, 0}, {3, 65536, 1, 1}, {20000, 16, 1, 1}, {67, 2052, 1, 1}};
     static const gp_rtype types[] = {GP_RT_F32, GP_RT_F64, GP_RT_I32, GP_RT_U8, GP_RT_I64, GP_RT_I16, GP_RT_U64};
     static const char *tnames[] = {"f32", "f64", "i32", "u8", "i64", "i16", "u64"};
-    /* tunings apply on top of each other: the first is the default as a user runs it (auto=1 last:
-     * bs, bps and unroll switch it off), with the per-shape block sizes and loads in flight */
-    static const char *variants[] = {"kernels=fast,bps=8,batch=2,rsteps=4,bal=1,fin=1,auto=1",
+    /* tunings apply on top of each other: the first is the default as a user runs it (it sets
+     * every knob a later variant changes; auto=1 last: bs, bps and unroll switch it off), with the
+     * per-shape block sizes and loads in flight */
+    static const char *variants[] = {"kernels=fast,bps=8,batch=2,rsteps=4,bal=1,fin=1,fm=0,auto=1",
                                      "kernels=fast,bs=256,bps=8,unroll=4,fm=1", "kernels=legacy,bs=256,bps=8,unroll=4",
                                      "kernels=fast,bs=128,bps=2,unroll=2,batch=1,rsteps=1", "kernels=fast,bs=512,bps=16,unroll=8",
                                      "kernels=fast,bs=64,bps=1,unroll=4,batch=0", "bal=0,fin=0,fm=0",
