@@ -768,7 +768,8 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
             /* fm: when every lane of the group has all its elements in its run (nothing flushed into
              * a0, a1) and the runs pass the span test together, every partial sum of the item is
              * exact in double: plain adds merge them, with the same bits as the expansion merge
-             * below (-0 as +0, as there) and, predicted, for less (not yet timed: bench/NOTES.md) */
+             * below (-0 as +0, as there), for less: a full warp per 2 KiB row 0.44 -> 0.55x CUB, the
+             * default 4 lanes 0.887 -> 0.893 (bench/NOTES.md, 2026-12-02) */
             if (fm && !sq && batch == 2) {
                 unsigned mx = run.mx, mn = run.mn, n = run.n;
                 double t = run.n ? run.s : 0.0;
@@ -1452,7 +1453,7 @@ struct Tune {
     int bal;       /* row sums: 1 every lane group gets the same number of (row, segment) items */
     int fin;       /* axis all: 1 the last block finishes (no memset, no k_norm launch) */
     int fm;        /* row sums: 1 a group whose lanes' runs pass the span test together merges by plain adds
-                    * (default 0 until measured on a GPU: bench/NOTES.md, fifth session) */
+                    * (2^20 x 512: 0.887 -> 0.893-0.894x CUB, the others equal; bench/NOTES.md, sixth session) */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -1577,7 +1578,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 0};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
