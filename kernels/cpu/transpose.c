@@ -7,22 +7,24 @@
  * tall block cannot stay in cache, and a kernel that reuses a src line across several column
  * steps re-fetches it. Two layouts avoid that:
  *
- *   Bands (4, 8 B with AVX-512 or AVX2; 16 B with SSE2) — the kernels read whole 64-byte src lines
- *   and write whole 64-byte dst lines (AVX-512: one zmm per line, 16x16 of 4 B / 8x8 of 8 B in
- *   registers, one streaming store per dst line; AVX2 16x16 of 4 B = four 8x8 register
- *   transposes, 8x8 of 8 B = four 4x4; 16 B elements are one register each), so no line is ever
- *   reused. src is walked in bands
- *   of 128/esize rows (32, 16, 8), column strip by column strip (one src line per row per strip,
- *   the lines of the strip after next prefetched into L2 for 4 B, of the next strip into L1
- *   otherwise); each strip writes 128 contiguous bytes into each of its
- *   dst rows, with non-temporal stores when the output is >= 8 MiB and dst rows are 64-byte aligned.
+ *   Bands (4, 8 B with AVX-512; 8 B with AVX2, and 4 B with GP_CPU_LAYOUT=band; 16 B with
+ *   SSE2) — the kernels read whole 64-byte src lines and write whole 64-byte dst lines (AVX-512:
+ *   one zmm per line, 16x16 of 4 B / 8x8 of 8 B in registers, one streaming store per dst line;
+ *   AVX2 16x16 of 4 B = four 8x8 register transposes, 8x8 of 8 B = four 4x4; 16 B elements are
+ *   one register each), so no line is ever reused. src is walked in bands of 128/esize rows (32,
+ *   16, 8), column strip by column strip (one src line per row per strip, the lines of the strip
+ *   after next prefetched into L2 for 4 B, of the next strip into L1 otherwise); each strip
+ *   writes 128 contiguous bytes into each of its dst rows, with non-temporal stores when the
+ *   output is >= 8 MiB and dst rows are 64-byte aligned.
  *
- *   Scratch blocks (every other size: unpack butterflies for 1 and 2 B with AVX-512BW, whole
- *   dst lines per store, or AVX2; fixed-size element copies for 3, 6, 12, 24, 32 B and the
- *   SSE2/scalar fallbacks; a memcpy per element for other sizes) — blocks of
- *   ~2 MiB (row pieces of up to 32 KiB, long sequential reads) are copied into a scratch buffer
- *   whose row pitch is padded by one line, then transposed out of it; the next block is copied in
- *   slice by slice between the column strips of the current one (double buffer).
+ *   Scratch blocks (4 B with AVX2 but not AVX-512: the staged kernel, whose dst rows leave an L1
+ *   staging tile as runs of 256-512 B; every other size: unpack butterflies for 1 and 2 B with
+ *   AVX-512BW, whole dst lines per store, or AVX2; fixed-size element copies for 3, 6, 12, 24,
+ *   32 B and the SSE2/scalar fallbacks; a memcpy per element for other sizes) — blocks of ~2 MiB
+ *   (row pieces of up to 32 KiB, long sequential reads) are copied into a scratch buffer whose
+ *   row pitch is padded by one line, then transposed out of it; the next block is copied in
+ *   slice by slice between the column strips of the current one (double buffer; the staged
+ *   kernel every 16 strips).
  *
  * Matrices up to 256 KiB are transposed in one call of the kernel (cache-resident).
  *
@@ -30,8 +32,10 @@
  *   GP_CPU_NT=0|1                  non-temporal stores off/on (default: auto, see above)
  *   GP_CPU_ISA=scalar|sse2|avx2    cap the instruction set (default: avx512 when the CPU and OS
  *                                  have it, else avx2; both compiled with target attributes)
- *   GP_CPU_BAND=rows, GP_CPU_PF=strips, GP_CPU_RUN=bytes, GP_CPU_BLOCK=bytes, GP_CPU_DIRECT=bytes
- *                                  tuning knobs of the two layouts (defaults above)
+ *   GP_CPU_LAYOUT=band|scratch     the layout of 4 and 8 B (default: bands, but the staged 4 B
+ *                                  kernel from scratch with AVX2 alone; scratch forces scratch)
+ *   GP_CPU_BAND=rows, GP_CPU_PF=strips, GP_CPU_RUN=bytes, GP_CPU_BLOCK=bytes, GP_CPU_DIRECT=bytes,
+ *   GP_CPU_CSTEP=strips            tuning knobs of the two layouts (defaults above)
  * Single-threaded: one MPI rank is one process (the pipeline calls it from one worker thread);
  * it is thread-safe (scratch buffers are per thread).
  */
@@ -100,7 +104,10 @@ static int g_isa = ISA_SCALAR;
 static int g_bw = 0; /* AVX-512BW (byte/word unpacks) usable: the 1- and 2-byte kernels */
 static int g_nt = -1; /* -1 auto, 0 off, 1 on */
 static size_t g_pf = (size_t)-1, g_band = 0; /* g_pf: -1 = the default of the layout */
+static int g_layout = -1; /* -1 auto, 0 bands, 1 scratch blocks (GP_CPU_LAYOUT=band|scratch) */
 static size_t g_run = GP_RUN_BYTES, g_block = GP_BLOCK_BYTES, g_direct = GP_DIRECT_BYTES;
+
+static inline size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
 
 static size_t env_size(const char *name, size_t def, size_t lo, size_t hi)
 {
@@ -140,6 +147,8 @@ static void gp_cpu_init(void)
     g_pf = env_size("GP_CPU_PF", (size_t)-1, 0, 64);
     g_band = env_size("GP_CPU_BAND", 0, 0, 4096);
     g_direct = env_size("GP_CPU_DIRECT", GP_DIRECT_BYTES, 0, (size_t)1 << 40);
+    e = getenv("GP_CPU_LAYOUT");
+    g_layout = !e ? -1 : !strcmp(e, "band") ? 0 : !strcmp(e, "scratch") ? 1 : -1;
 #if GP_HAVE_AVX512
     g_bw = isa == ISA_AVX512 && __builtin_cpu_supports("avx512bw");
 #endif
@@ -351,6 +360,48 @@ GP_AVX2_FN static void tile8_avx2(const u8 *s8, size_t ls, u8 *d8, size_t ld, si
     if (nt) { AVX2_T8(_mm256_stream_pd) } else { AVX2_T8(_mm256_storeu_pd) }
     if (bj8 < bj) tile_8(s8 + bj8 * 8, ls, d8 + bj8 * ld * 8, ld, bi, bj - bj8, 0);
     if (bi8 < bi) tile_8(s8 + bi8 * ls * 8, ls, d8 + bi8 * 8, ld, bi - bi8, bj8, 0);
+}
+
+/* Staged AVX2 kernel for 4 B (the AVX2 default, run from the scratch layout): the same register
+ * transposes, but a strip's dst rows are first assembled in an L1 staging tile of up to
+ * GP_STAGE_ROWS rows, then each dst row is written as one contiguous run of n * 4 bytes
+ * (256-512 B). On Zen 3 (no AVX-512, 512 KiB L2) streaming stores reach the sequential rate only
+ * for runs >= 256 B (128 B: 12.3 against 21.4 GB/s), and a band that reads enough rows for such
+ * runs reads too many streams at once (64 rows: 6.3 GB/s r+w): bench/NOTES.md, 2026-12-02. */
+#define GP_STAGE_ROWS 128
+#define AVX2_ST4(STORE)                                                                             \
+    for (size_t j = 0; j < bj16; j += 16)                                                          \
+        for (size_t c0 = 0; c0 < bi16; c0 += GP_STAGE_ROWS) {                                       \
+            const size_t n = min_sz(GP_STAGE_ROWS, bi16 - c0);                                      \
+            for (size_t i = 0; i < n; i += 16) {                                                    \
+                const float *sp = s + (c0 + i) * ls + j;                                            \
+                __m256 a0[8], a1[8], b0[8], b1[8];                                                  \
+                t8x8_f32(sp, ls, a0);                                                               \
+                t8x8_f32(sp + 8, ls, a1);                                                           \
+                t8x8_f32(sp + 8 * ls, ls, b0);                                                      \
+                t8x8_f32(sp + 8 * ls + 8, ls, b1);                                                  \
+                for (int k = 0; k < 8; k++) {                                                       \
+                    _mm256_store_ps(st + k * n + i, a0[k]);                                         \
+                    _mm256_store_ps(st + k * n + i + 8, b0[k]);                                     \
+                    _mm256_store_ps(st + (8 + k) * n + i, a1[k]);                                   \
+                    _mm256_store_ps(st + (8 + k) * n + i + 8, b1[k]);                               \
+                }                                                                                   \
+            }                                                                                       \
+            for (size_t k = 0; k < 16; k++) {                                                       \
+                float *dp = d + (j + k) * ld + c0;                                                  \
+                for (size_t q = 0; q < n; q += 8) STORE(dp + q, _mm256_load_ps(st + k * n + q));    \
+            }                                                                                       \
+        }
+
+GP_AVX2_FN static void tile4_avx2_st(const u8 *s8, size_t ls, u8 *d8, size_t ld, size_t bi, size_t bj, int nt)
+{
+    const float *s = (const float *)s8;
+    float *d = (float *)d8;
+    float st[16 * GP_STAGE_ROWS] __attribute__((aligned(64)));
+    size_t bi16 = bi & ~(size_t)15, bj16 = bj & ~(size_t)15;
+    if (nt) { AVX2_ST4(_mm256_stream_ps) } else { AVX2_ST4(_mm256_storeu_ps) }
+    if (bj16 < bj) tile_4(s8 + bj16 * 4, ls, d8 + bj16 * ld * 4, ld, bi, bj - bj16, 0);
+    if (bi16 < bi) tile_4(s8 + bi16 * ls * 4, ls, d8 + bi16 * 4, ld, bi - bi16, bj16, 0);
 }
 
 /* 1- and 2-byte elements: 16x16 bytes (8x8 of 2 B) per 128-bit lane, transposed by a butterfly
@@ -594,7 +645,6 @@ static u8 *scratch(size_t bytes)
 /* Driver                                                                                       */
 /* ------------------------------------------------------------------------------------------ */
 static size_t round_down(size_t v, size_t m) { return v >= m ? v - v % m : v; }
-static size_t min_sz(size_t a, size_t b) { return a < b ? a : b; }
 
 static inline void call_tile(tile_fn fn, const u8 *s, size_t ls, u8 *d, size_t ld, size_t bi,
                              size_t bj, size_t es, int nt)
@@ -618,7 +668,7 @@ static void copy_range(u8 *buf, size_t pitch, const u8 *sp, size_t sstride, size
 
 /* fn == NULL: generic element size, copied by tile_generic_es. */
 static void run_blocks(const u8 *s, size_t ls, u8 *d, size_t ld, size_t rows, size_t cols, size_t es,
-                       tile_fn fn, int nt, int fullline)
+                       tile_fn fn, int nt, int fullline, size_t cstep)
 {
     const size_t sstride = ls * es;
     /* strips: the kernel is called on bi x w sub-blocks, w columns = one 64-byte src line */
@@ -717,8 +767,8 @@ static void run_blocks(const u8 *s, size_t ls, u8 *d, size_t ld, size_t rows, si
                 for (size_t r = 0; r < ni; r++) __builtin_prefetch(cur + r * pitch + (jj + pf * w) * es, 0, 3);
 #endif
             call_tile(fn, cur + jj * es, pitch / es, dblk + jj * ld * es, ld, ni, min_sz(w, nj - jj), es, nt);
-            if (from < total) {
-                size_t to = min_sz(from + per, total);
+            if (from < total && ((jj / w + 1) % cstep == 0 || jj + w >= nj)) {
+                size_t to = min_sz(from + per * cstep, total);
                 copy_range(nxt, pitch, sp1, sstride, rb1, from, to);
                 from = to;
             }
@@ -788,7 +838,9 @@ void gp_cpu_transpose_pitched(const void *src, size_t ls, void *dst, size_t ld, 
 #endif
 #if GP_HAVE_AVX2
     if (g_isa >= ISA_AVX2) {
-        if (esize == 4) fn = tile4_avx2;
+        /* 4 B: the staged kernel from the scratch layout unless GP_CPU_LAYOUT=band (the bands
+         * below); 8 B keeps the bands (staged: 0.43-0.55x memcpy against 0.42-0.56, no gain) */
+        if (esize == 4) fn = g_layout == 0 ? tile4_avx2 : tile4_avx2_st;
         if (esize == 8) fn = tile8_avx2;
         if (esize == 1) fn = tile1_avx2;
         if (esize == 2) fn = tile2_avx2;
@@ -819,5 +871,14 @@ void gp_cpu_transpose_pitched(const void *src, size_t ls, void *dst, size_t ld, 
 #if GP_HAVE_AVX512
     fullline = fullline || fn == tile4_avx512 || fn == tile8_avx512;
 #endif
-    run_blocks(s, ls, d, ld, rows, cols, esize, fn, nt, fullline);
+    if (g_layout == 1) fullline = 0;
+    /* strips between slices of the next block's copy: the staged kernels copy after every 16th
+     * strip (Zen 3, 8192^2, 4 interleaved rounds: f32 0.39-0.44x memcpy against 0.38-0.42 after
+     * every 4th and 0.36 after each; the AVX2 bands 0.32-0.37), the others after each */
+    size_t cstep = 1;
+#if GP_HAVE_AVX2
+    if (fn == tile4_avx2_st) cstep = 16;
+#endif
+    cstep = env_size("GP_CPU_CSTEP", cstep, 1, 1024);
+    run_blocks(s, ls, d, ld, rows, cols, esize, fn, nt, fullline, cstep);
 }

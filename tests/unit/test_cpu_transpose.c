@@ -124,6 +124,8 @@ static void test_large(void **state)
     check_case(3, 1 << 20, 4, 0, 12);  /* short wide panel */
     check_case(1 << 20, 3, 4, 0, 13);  /* tall narrow */
     check_case(16, 1 << 18, 8, 0, 14);
+    check_case(20011, 40, 4, 0, 30);   /* narrow: blocks of > 128 rows, staged in pieces (AVX2) */
+    check_case(10007, 24, 8, 0, 31);
 }
 
 /* element sizes with no specialised kernel (generic memcpy path) */
@@ -338,7 +340,7 @@ static void test_other_paths(void **state)
     (void)state;
     if (getenv("GP_CPU_TEST_CHILD")) skip();
     static const char *envs[] = {"GP_CPU_ISA=scalar", "GP_CPU_ISA=sse2", "GP_CPU_ISA=avx2", "GP_CPU_NT=0", "GP_CPU_NT=1",
-                                 "GP_CPU_ISA=avx2 GP_CPU_NT=1"};
+                                 "GP_CPU_ISA=avx2 GP_CPU_NT=1", "GP_CPU_ISA=avx2 GP_CPU_LAYOUT=band GP_CPU_NT=1"};
     for (size_t k = 0; k < sizeof envs / sizeof envs[0]; k++) {
         char cmd[4096];
         snprintf(cmd, sizeof cmd, "GP_CPU_TEST_CHILD=1 %s '%s' >/dev/null 2>&1", envs[k], g_self);
