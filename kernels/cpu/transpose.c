@@ -300,33 +300,44 @@ GP_AVX2_FN static inline void t4x4_f64(const double *s, size_t ss, __m256d *o)
     o[3] = _mm256_unpackhi_pd(r2, r3);
 }
 
-/* 16x16 of 4-byte elements: 16 whole 64-byte src lines in, 16 whole dst lines out. */
-#define AVX2_T4(STORE)                                                                              \
+/* Stores of the AVX2 4-byte kernels: unaligned, streaming, aligned (a constant in each caller). */
+enum { ST_U, ST_NT, ST_A };
+GP_AVX2_FN static inline __attribute__((always_inline)) void put8(float *p, __m256 v, int kind)
+{
+    if (kind == ST_NT) _mm256_stream_ps(p, v);
+    else if (kind == ST_A) _mm256_store_ps(p, v);
+    else _mm256_storeu_ps(p, v);
+}
+/* 16x16 of 4-byte elements at s (pitch ls) into d (pitch ld): four 8x8 register transposes. */
+GP_AVX2_FN static inline __attribute__((always_inline)) void t16x16_avx2(const float *s, size_t ls, float *d,
+                                                                         size_t ld, int kind)
+{
+    __m256 a0[8], a1[8], b0[8], b1[8];
+    t8x8_f32(s, ls, a0);
+    t8x8_f32(s + 8, ls, a1);
+    t8x8_f32(s + 8 * ls, ls, b0);
+    t8x8_f32(s + 8 * ls + 8, ls, b1);
+    for (int k = 0; k < 8; k++) {
+        put8(d + k * ld, a0[k], kind);
+        put8(d + k * ld + 8, b0[k], kind);
+    }
+    for (int k = 0; k < 8; k++) {
+        put8(d + (8 + k) * ld, a1[k], kind);
+        put8(d + (8 + k) * ld + 8, b1[k], kind);
+    }
+}
+
+/* 16x16 blocks of 4-byte elements: 16 whole 64-byte src lines in, 16 whole dst lines out. */
+#define AVX2_T4(KIND)                                                                               \
     for (size_t j = 0; j < bj16; j += 16)                                                           \
-        for (size_t i = 0; i < bi16; i += 16) {                                                     \
-            const float *sp = s + i * ls + j;                                                       \
-            float *dp = d + j * ld + i;                                                             \
-            __m256 a0[8], a1[8], b0[8], b1[8];                                                      \
-            t8x8_f32(sp, ls, a0);                                                                   \
-            t8x8_f32(sp + 8, ls, a1);                                                               \
-            t8x8_f32(sp + 8 * ls, ls, b0);                                                          \
-            t8x8_f32(sp + 8 * ls + 8, ls, b1);                                                      \
-            for (int k = 0; k < 8; k++) {                                                           \
-                STORE(dp + k * ld, a0[k]);                                                          \
-                STORE(dp + k * ld + 8, b0[k]);                                                      \
-            }                                                                                       \
-            for (int k = 0; k < 8; k++) {                                                           \
-                STORE(dp + (8 + k) * ld, a1[k]);                                                    \
-                STORE(dp + (8 + k) * ld + 8, b1[k]);                                                \
-            }                                                                                       \
-        }
+        for (size_t i = 0; i < bi16; i += 16) t16x16_avx2(s + i * ls + j, ls, d + j * ld + i, ld, KIND);
 
 GP_AVX2_FN static void tile4_avx2(const u8 *s8, size_t ls, u8 *d8, size_t ld, size_t bi, size_t bj, int nt)
 {
     const float *s = (const float *)s8;
     float *d = (float *)d8;
     size_t bi16 = bi & ~(size_t)15, bj16 = bj & ~(size_t)15;
-    if (nt) { AVX2_T4(_mm256_stream_ps) } else { AVX2_T4(_mm256_storeu_ps) }
+    if (nt) { AVX2_T4(ST_NT) } else { AVX2_T4(ST_U) }
     if (bj16 < bj) tile_4(s8 + bj16 * 4, ls, d8 + bj16 * ld * 4, ld, bi, bj - bj16, 0);
     if (bi16 < bi) tile_4(s8 + bi16 * ls * 4, ls, d8 + bi16 * 4, ld, bi - bi16, bj16, 0);
 }
@@ -369,27 +380,14 @@ GP_AVX2_FN static void tile8_avx2(const u8 *s8, size_t ls, u8 *d8, size_t ld, si
  * for runs >= 256 B (128 B: 12.3 against 21.4 GB/s), and a band that reads enough rows for such
  * runs reads too many streams at once (64 rows: 6.3 GB/s r+w): bench/NOTES.md, 2026-12-02. */
 #define GP_STAGE_ROWS 128
-#define AVX2_ST4(STORE)                                                                             \
-    for (size_t j = 0; j < bj16; j += 16)                                                          \
+#define AVX2_ST4(KIND)                                                                              \
+    for (size_t j = 0; j < bj16; j += 16)                                                           \
         for (size_t c0 = 0; c0 < bi16; c0 += GP_STAGE_ROWS) {                                       \
             const size_t n = min_sz(GP_STAGE_ROWS, bi16 - c0);                                      \
-            for (size_t i = 0; i < n; i += 16) {                                                    \
-                const float *sp = s + (c0 + i) * ls + j;                                            \
-                __m256 a0[8], a1[8], b0[8], b1[8];                                                  \
-                t8x8_f32(sp, ls, a0);                                                               \
-                t8x8_f32(sp + 8, ls, a1);                                                           \
-                t8x8_f32(sp + 8 * ls, ls, b0);                                                      \
-                t8x8_f32(sp + 8 * ls + 8, ls, b1);                                                  \
-                for (int k = 0; k < 8; k++) {                                                       \
-                    _mm256_store_ps(st + k * n + i, a0[k]);                                         \
-                    _mm256_store_ps(st + k * n + i + 8, b0[k]);                                     \
-                    _mm256_store_ps(st + (8 + k) * n + i, a1[k]);                                   \
-                    _mm256_store_ps(st + (8 + k) * n + i + 8, b1[k]);                               \
-                }                                                                                   \
-            }                                                                                       \
+            for (size_t i = 0; i < n; i += 16) t16x16_avx2(s + (c0 + i) * ls + j, ls, st + i, n, ST_A); \
             for (size_t k = 0; k < 16; k++) {                                                       \
                 float *dp = d + (j + k) * ld + c0;                                                  \
-                for (size_t q = 0; q < n; q += 8) STORE(dp + q, _mm256_load_ps(st + k * n + q));    \
+                for (size_t q = 0; q < n; q += 8) put8(dp + q, _mm256_load_ps(st + k * n + q), KIND); \
             }                                                                                       \
         }
 
@@ -399,7 +397,7 @@ GP_AVX2_FN static void tile4_avx2_st(const u8 *s8, size_t ls, u8 *d8, size_t ld,
     float *d = (float *)d8;
     float st[16 * GP_STAGE_ROWS] __attribute__((aligned(64)));
     size_t bi16 = bi & ~(size_t)15, bj16 = bj & ~(size_t)15;
-    if (nt) { AVX2_ST4(_mm256_stream_ps) } else { AVX2_ST4(_mm256_storeu_ps) }
+    if (nt) { AVX2_ST4(ST_NT) } else { AVX2_ST4(ST_U) }
     if (bj16 < bj) tile_4(s8 + bj16 * 4, ls, d8 + bj16 * ld * 4, ld, bi, bj - bj16, 0);
     if (bi16 < bi) tile_4(s8 + bi16 * ls * 4, ls, d8 + bi16 * 4, ld, bi - bi16, bj16, 0);
 }
