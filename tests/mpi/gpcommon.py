@@ -197,6 +197,16 @@ _MPIRUN_BENIGN = (
 )
 
 
+# Open MPI 4.x's launcher sometimes loses a rank's exit notification after a clean run and then
+# reports "process rank N with PID 0 ... exiting improperly" and exit status 1, though every rank
+# called MPI_Finalize (open-mpi/ompi#7833, #9389, #12607; seen here on a loaded 2-core CI run of
+# mpi_reduce_np4, 2026-12-02, with the right results printed). A real early exit names the real
+# PID. That banner is tolerated by expect_ok only: the results are still checked by the caller.
+def launcher_race(text):
+    return bool(re.search(r"mpirun has exited due to process rank \d+ with PID 0 on", text)) and \
+        "exiting improperly" in text
+
+
 def strip_mpirun_banners(text):
     lines = text.split("\n")
     out, i = [], 0
@@ -208,7 +218,7 @@ def strip_mpirun_banners(text):
                 j += 1
             if j < len(lines):
                 block = "\n".join(lines[i + 1:j])
-                if any(m in block for m in _MPIRUN_BENIGN):
+                if any(m in block for m in _MPIRUN_BENIGN) or launcher_race(block):
                     i = j + 1
                     continue
         out.append(lines[i])
@@ -223,6 +233,10 @@ def gpipe_stderr_lines(r):
 def expect_ok(r, what="gpipe"):
     check(not r.timed_out, "%s did not finish within %.0fs (hang)\n%s" % (what, r.elapsed,
                                                                          r.describe()))
+    if r.rc == 1 and launcher_race(r.err) and not r.timed_out:
+        sys.stdout.write("  note: %s: Open MPI's launcher reported rank exit with PID 0 (a known race, "
+                         "see launcher_race); exit status 1 accepted, the results are checked\n" % what)
+        return
     check(r.rc == 0, "%s exited with %s, expected 0\n%s" % (what, r.rc, r.describe()))
 
 
