@@ -105,7 +105,7 @@ int main(int argc, char **argv)
     double ref_bus = (double)per_peer * (P - 1) / t_ref / 1e9;
 
     /* 2. gpipe's panel step: h2d, kernel, NCCL exchange, d2h into the write layout */
-    gp_xchg_panel xp = {k, C, es, P, rank, cs, cc, pk, {0, 0, 0, 0}};
+    gp_xchg_panel xp = {k, C, es, P, rank, cs, cc, pk, {0, 0, 0, 0}, 0};   /* recv_ld 0: dense K */
     for (int r = -2; r < reps; r++) {
         MPI_Barrier(MPI_COMM_WORLD);
         double t0 = gp__now();
