@@ -104,6 +104,7 @@ static int g_isa = ISA_SCALAR;
 static int g_bw = 0; /* AVX-512BW (byte/word unpacks) usable: the 1- and 2-byte kernels */
 static int g_nt = -1; /* -1 auto, 0 off, 1 on */
 static size_t g_pf = (size_t)-1, g_band = 0; /* g_pf: -1 = the default of the layout */
+static size_t g_cstep = 0; /* GP_CPU_CSTEP (0: the kernel's default) */
 static int g_layout = -1; /* -1 auto, 0 bands, 1 scratch blocks (GP_CPU_LAYOUT=band|scratch) */
 static size_t g_run = GP_RUN_BYTES, g_block = GP_BLOCK_BYTES, g_direct = GP_DIRECT_BYTES;
 
@@ -147,6 +148,7 @@ static void gp_cpu_init(void)
     g_pf = env_size("GP_CPU_PF", (size_t)-1, 0, 64);
     g_band = env_size("GP_CPU_BAND", 0, 0, 4096);
     g_direct = env_size("GP_CPU_DIRECT", GP_DIRECT_BYTES, 0, (size_t)1 << 40);
+    g_cstep = env_size("GP_CPU_CSTEP", 0, 1, 1024);
     e = getenv("GP_CPU_LAYOUT");
     g_layout = !e ? -1 : !strcmp(e, "band") ? 0 : !strcmp(e, "scratch") ? 1 : -1;
 #if GP_HAVE_AVX512
@@ -877,6 +879,6 @@ void gp_cpu_transpose_pitched(const void *src, size_t ls, void *dst, size_t ld, 
 #if GP_HAVE_AVX2
     if (fn == tile4_avx2_st) cstep = 16;
 #endif
-    cstep = env_size("GP_CPU_CSTEP", cstep, 1, 1024);
+    if (g_cstep) cstep = g_cstep;
     run_blocks(s, ls, d, ld, rows, cols, esize, fn, nt, fullline, cstep);
 }
