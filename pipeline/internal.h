@@ -140,6 +140,7 @@ void gp__worker_gate_wait(gp_worker *w);       /* called from the job */
 /* ---- utilities (util.c) -------------------------------------------------------- */
 double gp__now(void);
 const char *gp__human_bytes(double b, char *buf, size_t n);  /* "1.50 GiB" */
+const char *gp__human_rate(double bytes_per_s, char *buf, size_t n);  /* "2.31 GB/s", "3.1 MB/s" */
 /* Path helpers: directory part ("." if none), base name, stem (base without .h5/.hdf5/.he5). */
 void gp__path_dir(const char *path, char *out, size_t n);
 void gp__path_base(const char *path, char *out, size_t n);

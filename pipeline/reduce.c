@@ -569,11 +569,12 @@ done:;
             gp__rjson(o->json, j, err);
         }
         if (!o->quiet) {
-            char hb[32];
+            char hb[32], rate[32];
+            gp__human_rate(bytes / elapsed, rate, sizeof rate);
             fprintf(stderr, "gpipe: %s over %s of %s:%s (%zux%zu %s, %s) on %d rank%s (%s), %zu panel%s of %zu rows, "
-                    "%.3f s, %.2f GB/s (read %.3f s, kernel %.3f s)\n", gp_rop_name(x.op), axis_name(x.axis), o->input,
+                    "%.3f s, %s (read %.3f s, kernel %.3f s)\n", gp_rop_name(x.op), axis_name(x.axis), o->input,
                     in.h.dset_path, in.h.rows, in.h.cols, in.tdesc, gp__human_bytes(bytes, hb, sizeof hb), nranks,
-                    nranks > 1 ? "s" : "", be, npanels, npanels == 1 ? "" : "s", k, elapsed, bytes / elapsed / 1e9,
+                    nranks > 1 ? "s" : "", be, npanels, npanels == 1 ? "" : "s", k, elapsed, rate,
                     tread, tkern);
         }
     }

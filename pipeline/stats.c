@@ -207,9 +207,10 @@ gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
         }
         if (!o->quiet) {
             double bytes = (double)R * (double)C * (double)es;
-            fprintf(stderr, "gpipe: stats of %s:%s on %d rank%s, %zu panel%s of %zu rows, %.3f s, %.2f GB/s\n", o->input,
-                    in.h.dset_path, nranks, nranks > 1 ? "s" : "", npanels, npanels == 1 ? "" : "s", k, elapsed,
-                    bytes / elapsed / 1e9);
+            char rate[32];
+            gp__human_rate(bytes / elapsed, rate, sizeof rate);
+            fprintf(stderr, "gpipe: stats of %s:%s on %d rank%s, %zu panel%s of %zu rows, %.3f s, %s\n", o->input,
+                    in.h.dset_path, nranks, nranks > 1 ? "s" : "", npanels, npanels == 1 ? "" : "s", k, elapsed, rate);
         }
     }
 done:

@@ -226,9 +226,11 @@ static void progress_step(gp_progress *p, size_t done)
     if (now - p->t0 < 2.0 && done < p->n) return;   /* short runs stay quiet */
     p->last = now;
     double el = now - p->t0, frac = (double)done / (double)p->n;
-    double gbs = p->bytes * frac / el / 1e9, eta = frac > 0 ? el * (1 - frac) / frac : 0;
-    fprintf(stderr, "%sgpipe: panel %zu/%zu  %5.1f%%  %.2f GB/s  elapsed %.0f s  ETA %.0f s%s",
-            p->tty ? "\r" : "", done, p->n, 100 * frac, gbs, el, eta, p->tty ? "\033[K" : "\n");
+    double eta = frac > 0 ? el * (1 - frac) / frac : 0;
+    char rate[32];
+    gp__human_rate(p->bytes * frac / el, rate, sizeof rate);
+    fprintf(stderr, "%sgpipe: panel %zu/%zu  %5.1f%%  %s  elapsed %.0f s  ETA %.0f s%s",
+            p->tty ? "\r" : "", done, p->n, 100 * frac, rate, el, eta, p->tty ? "\033[K" : "\n");
     fflush(stderr);
 }
 
@@ -613,13 +615,14 @@ done:;
         MPI_Reduce(tstage, tmax, ST_N, MPI_DOUBLE, MPI_MAX, 0, comm);
         double bytes = (double)in.rows * (double)in.cols * (double)in.esize;
         if (rank == 0) {
-            char hb[32], td[256];
+            char hb[32], td[256], rate[32];
             gp_h5_type_desc(in.type, td, sizeof td);
+            gp__human_rate(bytes / elapsed, rate, sizeof rate);
             if (!o->quiet)
-                fprintf(stderr, "gpipe: transposed %s:%s (%zux%zu %s, %s) -> %s:%s on %d rank%s (%s) in %.3f s, %.2f GB/s\n",
+                fprintf(stderr, "gpipe: transposed %s:%s (%zux%zu %s, %s) -> %s:%s on %d rank%s (%s) in %.3f s, %s\n",
                         o->input, in.dset_path, in.rows, in.cols, td, gp__human_bytes(bytes, hb, sizeof hb),
                         output, o->output_dataset ? o->output_dataset : in.dset_path, nranks,
-                        nranks > 1 ? "s" : "", be ? be->desc : "?", elapsed, bytes / elapsed / 1e9);
+                        nranks > 1 ? "s" : "", be ? be->desc : "?", elapsed, rate);
             if (o->json) {
                 json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:[I,I], s:s, s:I, s:i, s:s, s:s, s:I, s:I, s:f, s:f}",
                                       "op", "transpose", "input", o->input, "dataset", in.dset_path,

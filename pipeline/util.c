@@ -23,6 +23,15 @@ const char *gp__human_bytes(double b, char *buf, size_t n)
     return buf;
 }
 
+const char *gp__human_rate(double bytes_per_s, char *buf, size_t n)
+{
+    /* decimal units, as bandwidths are usually quoted; never "0.00 GB/s" for a slow run */
+    if (bytes_per_s >= 1e9) snprintf(buf, n, "%.2f GB/s", bytes_per_s / 1e9);
+    else if (bytes_per_s >= 1e6) snprintf(buf, n, "%.1f MB/s", bytes_per_s / 1e6);
+    else snprintf(buf, n, "%.1f kB/s", bytes_per_s / 1e3);
+    return buf;
+}
+
 void gp__path_dir(const char *path, char *out, size_t n)
 {
     const char *slash = strrchr(path, '/');

@@ -371,7 +371,11 @@ t_chain_fail() {
 # with the exact transpose; without --resume it ends FAILED with exit code 2 and no output.
 t_signal() {
     newdir signal
-    gen "$D/big.h5" 8192x4096 f64 5 || return 1
+    # 2048 x 4096 f64, --panel-rows 4 on 2 ranks: 256 panels. Both runs journal after every panel
+    # (below), and a journal entry is two H5Fflush, each an fsync: ~90 ms on this 2-core VM, so
+    # the resumed run takes ~25 s idle and 2-3x that under CI's load (8192 rows took 92 s idle
+    # and ran past the 180 s below in CI). The signal comes after ~10 panels.
+    gen "$D/big.h5" 2048x4096 f64 5 || return 1
     local out job log resumable=0
     "$GPIPE" transpose --help 2>/dev/null | grep -q -- --resume && resumable=1
     # GPIPE_JOURNAL_SECONDS=0: gpipe records the finished rows after every panel (default every
@@ -382,12 +386,12 @@ t_signal() {
     job=${out%%;*} log=$D/gpipe-transpose_$job.out
     for _ in $(seq 60); do grep -q 'gpipe-slurm: .* run: ' "$log" 2>/dev/null && break; sleep 0.5; done
     grep -q 'gpipe-slurm: .* run: ' "$log" 2>/dev/null || bad "job $job did not start gpipe within 30 s" || return 1
-    # signal as soon as gpipe is inside its panel loop: its partial output exists (1024 panels of
+    # signal as soon as gpipe is inside its panel loop: its partial output exists (256 panels of
     # 2x4 rows follow; a fixed sleep was too long once the machine was fast)
     for _ in $(seq 200); do [ -e "$D/.big.T.h5.gpipe-tmp" ] && break; sleep 0.05; done
     sleep 0.5   # a few panels journaled
     scancel --batch --signal=USR1 "$job" || bad "scancel --batch --signal=USR1 $job failed" || return 1
-    wait_ended "$job" 180 || return 1
+    wait_ended "$job" 300 || return 1
     log_has "$log" "received SIGUSR1 (the time limit is near): forwarding SIGUSR1 to the $expect_launcher step" || return 1
     log_has "$log" "^gpipe: error: .*interrupted by signal 10 at panel [0-9]*/[0-9]*" \
         || bad "gpipe finished before the signal came: make the input of this test bigger" || return 1

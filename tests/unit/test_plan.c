@@ -307,6 +307,19 @@ static void test_parse(void **state)
     assert_int_not_equal(gp_parse_shape("-3x4", &r, &c), 0);
 }
 
+/* the throughput in gpipe's summary lines: GB/s down to 1 GB/s, then MB/s, then kB/s (a slow
+ * run printed "0.00 GB/s") */
+static void test_human_rate(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_string_equal(gp__human_rate(2.5e9, b, sizeof b), "2.50 GB/s");
+    assert_string_equal(gp__human_rate(1e9, b, sizeof b), "1.00 GB/s");
+    assert_string_equal(gp__human_rate(9.9e8, b, sizeof b), "990.0 MB/s");
+    assert_string_equal(gp__human_rate(2.9e6, b, sizeof b), "2.9 MB/s");
+    assert_string_equal(gp__human_rate(512, b, sizeof b), "0.5 kB/s");
+}
+
 int main(void)
 {
     MPI_Init(NULL, NULL);
@@ -314,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_split), cmocka_unit_test(test_plan),
         cmocka_unit_test(test_budget_too_small), cmocka_unit_test(test_parse),
         cmocka_unit_test(test_bands), cmocka_unit_test(test_band_choice), cmocka_unit_test(test_out_chunk),
+        cmocka_unit_test(test_human_rate),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);
     MPI_Finalize();
