@@ -610,8 +610,8 @@ __device__ __forceinline__ void vadd_all(TState &s, const A16<T> &v, int sq, ull
 /* axis all: grid-stride over tiles of blockDim.x * U vectors (one contiguous tile per block per
  * step), U loads in flight per thread, spills into a shared superaccumulator as in k_sum_all. */
 template <typename T, int U>
-__global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, gp_xfmt f, ull *gacc,
-                                                 long long *out)
+__global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, gp_xfmt f,
+                                                 ull *gacc, long long *out)
 {
     GP_EXTERN_SHARED(ull, sh);
     const int w = f.nl + GP_XSPECIAL, isf = Elem<T>::F;
@@ -624,12 +624,19 @@ __global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t
     constexpr int VEC = 16 / sizeof(T);
     const size_t nv = n / VEC, tile = (size_t)blockDim.x * U;
     const A16<T> *xv = reinterpret_cast<const A16<T> *>(x);
-    for (size_t b = blockIdx.x * tile; b < nv; b += (size_t)gridDim.x * tile) {
+    const size_t stride = (size_t)gridDim.x * tile;
+    const A16<T> *p = xv + blockIdx.x * tile + threadIdx.x;
+    for (size_t b = blockIdx.x * tile; b < nv; b += stride, p += stride) {
         A16<T> v[U];
+        if (ug && b + tile <= nv) {   /* a whole tile: one 32-bit offset per load (IMAD.WIDE), no bounds test */
 #pragma unroll
-        for (int u = 0; u < U; u++) {
-            size_t i = b + (size_t)u * blockDim.x + threadIdx.x;
-            v[u] = i < nv ? ld16(xv + i) : zero16<T>();   /* zeros add nothing */
+            for (int u = 0; u < U; u++) v[u] = ld16(p + (unsigned)u * blockDim.x);
+        } else {
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                size_t i = b + (size_t)u * blockDim.x + threadIdx.x;
+                v[u] = i < nv ? ld16(xv + i) : zero16<T>();   /* zeros add nothing */
+            }
         }
         if constexpr (std::is_same<T, float>::value && U >= 2) {
             if (!sq && batch) {
@@ -724,8 +731,8 @@ __device__ __forceinline__ RowSeg row_seg(const T *p, size_t cols, size_t s, siz
  * k_combine. */
 template <typename T, int U>
 __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_t rows, size_t cols, int sq, int batch, int lg,
-                                                  size_t nseg, int fm, double *out, double *phi, double *plo, ull *cnt,
-                                                  unsigned *exc)
+                                                  size_t nseg, int fm, int ug, double *out, double *phi, double *plo,
+                                                  ull *cnt, unsigned *exc)
 {
     constexpr int VEC = 16 / sizeof(T);
     const int G = 1 << lg, lane = threadIdx.x & 31, gl = lane & (G - 1), gpw = 32 >> lg;
@@ -745,10 +752,16 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
                 for (size_t i = gl; i < g.h; i += G) fadd1<T>(a0, a1, bad, p[i], sq);
             for (size_t b = g.vb; b < g.ve; b += (size_t)G * U) {
                 A16<T> v[U];
+                if (ug && b + (size_t)G * U <= g.ve) {   /* a whole step: 32-bit offsets, no bounds test */
+                    const A16<T> *q = pv + b + gl;
 #pragma unroll
-                for (int u = 0; u < U; u++) {
-                    size_t i = b + (size_t)u * G + gl;
-                    v[u] = i < g.ve ? ld16(pv + i) : zero16<T>();
+                    for (int u = 0; u < U; u++) v[u] = ld16(q + (unsigned)(u * G));
+                } else {
+#pragma unroll
+                    for (int u = 0; u < U; u++) {
+                        size_t i = b + (size_t)u * G + gl;
+                        v[u] = i < g.ve ? ld16(pv + i) : zero16<T>();
+                    }
                 }
                 if constexpr (std::is_same<T, float>::value && U >= 2) {
                     if (!sq && batch) {
@@ -885,26 +898,35 @@ __global__ void k_combine(const double *__restrict__ phi, const double *__restri
 /* axis rows, rows of exactly one aligned 16-byte vector (4 f32, 2 f64): one thread per row, U rows
  * per thread in flight, consecutive threads on consecutive rows. */
 template <typename T, int U>
-__global__ void __launch_bounds__(512) k_sum_rows1(const A16<T> *__restrict__ xv, size_t rows, int sq, double *out,
-                                                   ull *cnt, unsigned *exc)
+__global__ void __launch_bounds__(512) k_sum_rows1(const A16<T> *__restrict__ xv, size_t rows, int sq, int ug,
+                                                   double *out, ull *cnt, unsigned *exc)
 {
     const size_t tile = (size_t)blockDim.x * U;
     for (size_t b = blockIdx.x * tile; b < rows; b += (size_t)gridDim.x * tile) {
         A16<T> v[U];
+        const bool whole = ug && b + tile <= rows;   /* no bounds tests, 32-bit offsets (see Tune::ug) */
+        const A16<T> *q = xv + b + threadIdx.x;
+        double *o = out + b + threadIdx.x;
+        if (whole) {
 #pragma unroll
-        for (int u = 0; u < U; u++) {
-            size_t r = b + (size_t)u * blockDim.x + threadIdx.x;
-            v[u] = r < rows ? ld16(xv + r) : zero16<T>();
+            for (int u = 0; u < U; u++) v[u] = ld16(q + (unsigned)u * blockDim.x);
+        } else {
+#pragma unroll
+            for (int u = 0; u < U; u++) {
+                size_t r = b + (size_t)u * blockDim.x + threadIdx.x;
+                v[u] = r < rows ? ld16(xv + r) : zero16<T>();
+            }
         }
 #pragma unroll
         for (int u = 0; u < U; u++) {
-            size_t r = b + (size_t)u * blockDim.x + threadIdx.x;
-            if (r < rows) {
+            const size_t r = b + (size_t)u * blockDim.x + threadIdx.x;
+            if (whole || r < rows) {
+                double *d = whole ? o + (unsigned)u * blockDim.x : out + r;
                 double a0 = 0, a1 = 0;
                 bool bad = false;
                 fadd_vec<T>(a0, a1, bad, v[u], sq);
-                if (bad) { out[r] = 0; push_exc(cnt, exc, r); }
-                else out[r] = __dadd_rn(a0, a1);
+                if (bad) { *d = 0; push_exc(cnt, exc, r); }
+                else *d = __dadd_rn(a0, a1);
             }
         }
     }
@@ -940,11 +962,30 @@ __global__ void k_rows_exact(const T *__restrict__ x, size_t cols, int sq, gp_xf
     }
 }
 
-/* Loads of the column kernels: VEC consecutive columns of U rows (16-byte vectors or VEC = 1). */
+/* Loads of the column kernels: VEC consecutive columns of U rows (16-byte vectors or VEC = 1).
+ * ug: when all U rows are in range, one pointer stepped by rstep rows (a 64-bit add per load)
+ * instead of a bounds test and a 64-bit row x cols product per load. */
 template <typename T, int VEC, int U>
 __device__ __forceinline__ void load_cols(const T *__restrict__ x, size_t cols, size_t c0, size_t r, size_t rstep,
-                                          size_t r1, T (&val)[U][VEC], bool (&ok)[U])
+                                          size_t r1, T (&val)[U][VEC], bool (&ok)[U], int ug)
 {
+    if (ug && r + (size_t)(U - 1) * rstep < r1) {
+        const T *q = x + r * cols + c0;
+        const size_t st = rstep * cols;
+#pragma unroll
+        for (int u = 0; u < U; u++, q += st) {
+            ok[u] = true;
+            if constexpr (VEC > 1) {
+                U16<T> w;
+                w.u = __ldg(reinterpret_cast<const uint4 *>(q));
+#pragma unroll
+                for (int j = 0; j < VEC; j++) val[u][j] = w.a.v[j];
+            } else {
+                val[u][0] = __ldg(q);
+            }
+        }
+        return;
+    }
 #pragma unroll
     for (int u = 0; u < U; u++) {
         size_t rr = r + (size_t)u * rstep;
@@ -966,8 +1007,8 @@ __device__ __forceinline__ void load_cols(const T *__restrict__ x, size_t cols, 
  * listed, hi = lo = 0); several: partials [y][col], NaN in hi marking a column to list. */
 template <typename T, int VEC, int U>
 __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_t rows, size_t cols, size_t rpb,
-                                                  int CV, int sq, int batch, double *hi, double *lo, ull *cnt,
-                                                  unsigned *exc)
+                                                  int CV, int sq, int batch, int ug, double *hi, double *lo,
+                                                  ull *cnt, unsigned *exc)
 {
     GP_EXTERN_SHARED(double, shd);
     const int t = threadIdx.x, RS = blockDim.x / CV, cx = t % CV, ry = t / CV;
@@ -981,7 +1022,7 @@ __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_
         for (size_t r = r0 + ry; r < r1; r += (size_t)RS * U) {
             T val[U][VEC];
             bool ok[U];
-            load_cols<T, VEC, U>(x, cols, c0, r, RS, r1, val, ok);
+            load_cols<T, VEC, U>(x, cols, c0, r, RS, r1, val, ok, ug);
 #pragma unroll
             for (int j = 0; j < VEC; j++) {
                 if constexpr (std::is_same<T, float>::value && U % 4 == 0) {
@@ -1363,7 +1404,7 @@ __global__ void __launch_bounds__(512) k_ext_cols(const T *__restrict__ x, size_
         for (size_t r = r0 + ry; r < r1; r += (size_t)RS * U) {
             T val[U][VEC];
             bool ok[U];
-            load_cols<T, VEC, U>(x, cols, c0, r, RS, r1, val, ok);
+            load_cols<T, VEC, U>(x, cols, c0, r, RS, r1, val, ok, 1);
 #pragma unroll
             for (int u = 0; u < U; u++)
                 if (ok[u]) {
@@ -1454,6 +1495,9 @@ struct Tune {
     int fin;       /* axis all: 1 the last block finishes (no memset, no k_norm launch) */
     int fm;        /* row sums: 1 a group whose lanes' runs pass the span test together merges by plain adds
                     * (2^20 x 512: 0.887 -> 0.893-0.894x CUB, the others equal; bench/NOTES.md, sixth session) */
+    int ug;        /* f32/f64 sums: 1 a step whose U loads are all in range loads them without a bounds test, from
+                    * one pointer (axis all, rows: 32-bit offsets; cols: a stepped pointer); 0: a 64-bit test
+                    * and address per load (column extrema always take the first way) */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -1525,9 +1569,9 @@ static int grow(void **p, size_t *cap, size_t need, int pinned, char *err, size_
 
 static void tune_desc(gp_cuda_reduce *c)
 {
-    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d",
+    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
-             c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm);
+             c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -1551,10 +1595,11 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "bal") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.bal = n;
         else if (!strcmp(tok, "fin") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fin = n;
         else if (!strcmp(tok, "fm") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fm = n;
+        else if (!strcmp(tok, "ug") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.ug = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1", tok, v);
+                     "fm=0|1, ug=0|1", tok, v);
             return GP_EINVAL;
         }
     }
@@ -1578,7 +1623,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -1808,10 +1853,10 @@ static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f,
         size_t work = (m / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
         unsigned g = grid_for(c, fast::k_sum_all<T, U>, bs, smem, work);
         if (zacc) {   /* one chunk: limbs in zacc (kept zero), normalised into acc by the last block */
-            GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x, n, sq, c->tune.batch, f, zacc, acc);
+            GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x, n, sq, c->tune.batch, c->tune.ug, f, zacc, acc);
             break;
         }
-        GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x + s, m, sq, c->tune.batch, f,
+        GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x + s, m, sq, c->tune.batch, c->tune.ug, f,
                                                                   reinterpret_cast<ull *>(acc), (long long *)NULL);
         GP_LAUNCH(1, 32, 0, c->stream, k_norm)(acc, 1, f.nl, w);
     }
@@ -1825,7 +1870,7 @@ static int fsum_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
     if (cols * sizeof(T) == 16) {
         size_t work = (rows + (size_t)bs * U - 1) / ((size_t)bs * U);
         unsigned g = grid_for(c, fast::k_sum_rows1<T, U>, bs, 0, work);
-        GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows1<T, U>)(reinterpret_cast<const fast::A16<T> *>(x), rows, sq, out,
+        GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows1<T, U>)(reinterpret_cast<const fast::A16<T> *>(x), rows, sq, c->tune.ug, out,
                                                           c->d_cnt, c->d_exc);
     } else {
         int lg = rows_lg(cols, sizeof(T), U, c->tune.rsteps);
@@ -1848,7 +1893,7 @@ static int fsum_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
         }
         if (nseg > 1) GROW(c->d_part, c->part_cap, rows * nseg * 2 * sizeof(double), 0);
         double *phi = (double *)c->d_part, *plo = phi + rows * nseg;
-        GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows<T, U>)(x, rows, cols, sq, c->tune.batch, lg, nseg, c->tune.fm, out, phi, plo, c->d_cnt,
+        GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows<T, U>)(x, rows, cols, sq, c->tune.batch, lg, nseg, c->tune.fm, c->tune.ug, out, phi, plo, c->d_cnt,
                                                                c->d_exc);
         if (nseg > 1) launch_combine(c, phi, plo, rows, nseg, nseg, 1, out, NULL, NULL);
     }
@@ -1868,11 +1913,11 @@ static int fsum_cols(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
         GROW(c->d_part, c->part_cap, g.by * cols * 2 * sizeof(double), 0);
         double *phi = (double *)c->d_part, *plo = phi + g.by * cols;
         GP_LAUNCH(dim3((unsigned)g.bx, (unsigned)g.by), bs, g.smem, c->stream, fast::k_sum_cols<T, VEC, U>)(
-            x, rows, cols, g.rpb, g.CV, sq, c->tune.batch, phi, plo, c->d_cnt, c->d_exc);
+            x, rows, cols, g.rpb, g.CV, sq, c->tune.batch, c->tune.ug, phi, plo, c->d_cnt, c->d_exc);
         launch_combine(c, phi, plo, cols, g.by, 1, cols, NULL, hi, lo);
     } else {
         GP_LAUNCH(dim3((unsigned)g.bx, 1), bs, g.smem, c->stream, fast::k_sum_cols<T, VEC, U>)(
-            x, rows, cols, g.rpb, g.CV, sq, c->tune.batch, hi, lo, c->d_cnt, c->d_exc);
+            x, rows, cols, g.rpb, g.CV, sq, c->tune.batch, c->tune.ug, hi, lo, c->d_cnt, c->d_exc);
     }
     GP_LAUNCH((unsigned)c->sms, 256, 8 * w * sizeof(ull), c->stream, fast::k_cols_exact<T>)(
         x, rows, cols, sq, f, c->d_cnt, c->d_exc, c->plan.xcap, c->d_xacc);
