@@ -434,7 +434,7 @@ class Suite:
         if self.ompi_tmp:
             shutil.rmtree(self.ompi_tmp, ignore_errors=True)
         n = len(self.passed) + len(self.failed)
-        print("== %s: %d gpipe runs took %.1f s of the suite's %.1f s" % (
+        print("== %s: %d gpipe runs took %.1f s (summed, runs in parallel threads overlap) of the suite's %.1f s" % (
             self.title, RUNS[0], RUNS[1], time.monotonic() - self.t0), flush=True)
         if self.failed:
             print("== %s: %d of %d cases FAILED: %s\n== files kept in %s" % (
