@@ -431,6 +431,25 @@ template <typename T> __device__ __forceinline__ A16<T> zero16()
     x.u = make_uint4(0u, 0u, 0u, 0u);
     return x.a;
 }
+/* One step of U 16-byte loads: vectors i0 + u * step of base, u < U. whole (Tune::ug: every one of
+ * them is below n) loads them from q (= base + i0, kept by the caller as a stepped pointer) with
+ * 32-bit offsets and no bounds test; otherwise each index is tested and the ones at or past n read
+ * as zeros (which add nothing). */
+template <typename T, int U>
+__device__ __forceinline__ void ld16_step(const A16<T> *q, bool whole, const A16<T> *base, size_t i0, unsigned step,
+                                          size_t n, A16<T> (&v)[U])
+{
+    if (whole) {
+#pragma unroll
+        for (int u = 0; u < U; u++) v[u] = ld16(q + (unsigned)u * step);
+    } else {
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const size_t i = i0 + (size_t)u * step;
+            v[u] = i < n ? ld16(base + i) : zero16<T>();
+        }
+    }
+}
 
 /* a0 + a1 += x exactly (TwoSum twice). Returns false when it cannot stay exact in two terms (the
  * second error is not zero) or overflows (then the errors are NaN, also "not zero"). */
@@ -628,16 +647,7 @@ __global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t
     const A16<T> *p = xv + blockIdx.x * tile + threadIdx.x;
     for (size_t b = blockIdx.x * tile; b < nv; b += stride, p += stride) {
         A16<T> v[U];
-        if (ug && b + tile <= nv) {   /* a whole tile: one 32-bit offset per load (IMAD.WIDE), no bounds test */
-#pragma unroll
-            for (int u = 0; u < U; u++) v[u] = ld16(p + (unsigned)u * blockDim.x);
-        } else {
-#pragma unroll
-            for (int u = 0; u < U; u++) {
-                size_t i = b + (size_t)u * blockDim.x + threadIdx.x;
-                v[u] = i < nv ? ld16(xv + i) : zero16<T>();   /* zeros add nothing */
-            }
-        }
+        ld16_step<T, U>(p, ug && b + tile <= nv, xv, b + threadIdx.x, blockDim.x, nv, v);
         if constexpr (std::is_same<T, float>::value && U >= 2) {
             if (!sq && batch) {
                 double t;
@@ -752,17 +762,7 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
                 for (size_t i = gl; i < g.h; i += G) fadd1<T>(a0, a1, bad, p[i], sq);
             for (size_t b = g.vb; b < g.ve; b += (size_t)G * U) {
                 A16<T> v[U];
-                if (ug && b + (size_t)G * U <= g.ve) {   /* a whole step: 32-bit offsets, no bounds test */
-                    const A16<T> *q = pv + b + gl;
-#pragma unroll
-                    for (int u = 0; u < U; u++) v[u] = ld16(q + (unsigned)(u * G));
-                } else {
-#pragma unroll
-                    for (int u = 0; u < U; u++) {
-                        size_t i = b + (size_t)u * G + gl;
-                        v[u] = i < g.ve ? ld16(pv + i) : zero16<T>();
-                    }
-                }
+                ld16_step<T, U>(pv + b + gl, ug && b + (size_t)G * U <= g.ve, pv, b + gl, G, g.ve, v);
                 if constexpr (std::is_same<T, float>::value && U >= 2) {
                     if (!sq && batch) {
                         double t;
@@ -907,16 +907,7 @@ __global__ void __launch_bounds__(512) k_sum_rows1(const A16<T> *__restrict__ xv
         const bool whole = ug && b + tile <= rows;   /* no bounds tests, 32-bit offsets (see Tune::ug) */
         const A16<T> *q = xv + b + threadIdx.x;
         double *o = out + b + threadIdx.x;
-        if (whole) {
-#pragma unroll
-            for (int u = 0; u < U; u++) v[u] = ld16(q + (unsigned)u * blockDim.x);
-        } else {
-#pragma unroll
-            for (int u = 0; u < U; u++) {
-                size_t r = b + (size_t)u * blockDim.x + threadIdx.x;
-                v[u] = r < rows ? ld16(xv + r) : zero16<T>();
-            }
-        }
+        ld16_step<T, U>(q, whole, xv, b + threadIdx.x, blockDim.x, rows, v);
 #pragma unroll
         for (int u = 0; u < U; u++) {
             const size_t r = b + (size_t)u * blockDim.x + threadIdx.x;
