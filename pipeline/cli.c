@@ -54,6 +54,9 @@ static const char *usage_transpose =
     "      --gpu-mem SIZE         GPU memory budget per rank (default: what the GPU has free);\n"
     "                             the CUDA backend streams each panel through it in slabs\n"
     "      --panel-rows K         rows per rank per panel (default: from --mem)\n"
+    "      --threads N            CPU backend: threads per rank for the transpose (default: the\n"
+    "                             CPUs the rank is bound to, or the node's CPUs shared by its\n"
+    "                             ranks when it is not bound; also GPIPE_THREADS)\n"
     "      --strategy alltoall|direct  alltoall (default): ranks read row panels, transpose and\n"
     "                             exchange blocks; direct: each rank reads the column slab it owns\n"
     "                             and MPI-IO's collective buffering does the exchange\n"
@@ -160,7 +163,7 @@ static int cmd_transpose(cli_ctx c, int argc, char **argv, MPI_Comm comm)
         {"strategy", required_argument, 0, 'S'}, {"chunk", required_argument, 0, 'c'},
         {"progress", no_argument, 0, 'P'}, {"no-progress", no_argument, 0, 'N'},
         {"resume", no_argument, 0, 'R'}, {"exchange", required_argument, 0, 'X'},
-        {"timeout", required_argument, 0, 'W'},
+        {"timeout", required_argument, 0, 'W'}, {"threads", required_argument, 0, 'T'},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     gp_transpose_opts o = {0};
     o.device = "auto";
@@ -217,6 +220,10 @@ static int cmd_transpose(cli_ctx c, int argc, char **argv, MPI_Comm comm)
             o.panel_rows = (size_t)v;
             break;
         }
+        case 'T':
+            if (gp_parse_threads(optarg, &o.threads))
+                return say_error(&c, "--threads %s: expected a number of threads from 1 to 64%s", optarg, "");
+            break;
         case 'h': if (c.rank == 0) fputs(usage_transpose, stdout); return 0;
         case ':': return say_error(&c, "transpose: option %s needs a value%s", argv[optind - 1], "");
         GETOPT_ERROR("transpose")

@@ -45,6 +45,7 @@ typedef struct gp_transpose_opts {
     size_t mem;                 /* per-rank host budget in bytes, 0: automatic */
     size_t gpu_mem;             /* per-rank GPU budget in bytes, 0: what the GPU has free */
     size_t panel_rows;          /* rows per rank per panel, 0: from the budget */
+    int threads;                /* CPU backend: transpose threads per rank, 0: automatic */
     gp_strategy strategy;
     const char *exchange;       /* "auto" (default), "mpi", "nccl" (GPU to GPU, one rank per GPU) */
     size_t chunk_rows, chunk_cols; /* output chunk shape, 0: contiguous */
@@ -76,6 +77,7 @@ gp_status gp_info(MPI_Comm comm, const char *path, int json, FILE *out, gp_error
 /* Parsing helpers shared by the CLI and job files. */
 gp_status gp_parse_size(const char *s, size_t *out);             /* 123, 64K, 2G, 1.5T */
 gp_status gp_parse_shape(const char *s, size_t *r, size_t *c);   /* RxC, both >= 1 */
+gp_status gp_parse_threads(const char *s, int *n);               /* 1..64 */
 
 #ifdef __cplusplus
 }

@@ -352,6 +352,8 @@ static int handler(void *user, const char *section, const char *key, const char 
             if (gp_parse_size(v, &j->mem) || !j->mem) return perr(c, L, "mem '%s': expected a size such as 512M or 2G", v);
         } else if (!strcmp(key, "panel_rows")) {
             if (gp_parse_size(v, &j->panel_rows) || !j->panel_rows) return perr(c, L, "panel_rows '%s': expected a positive number", v);
+        } else if (!strcmp(key, "threads")) {
+            if (gp_parse_threads(v, &j->threads)) return perr(c, L, "threads '%s': expected a number from 1 to 64", v);
         } else if (!strcmp(key, "continue_on_error") || !strcmp(key, "fuse") || !strcmp(key, "force")) {
             int b;
             if (parse_bool(v, &b)) return perr(c, L, "%s '%s': expected yes or no", key, v);
@@ -360,7 +362,7 @@ static int handler(void *user, const char *section, const char *key, const char 
             else j->force = b;
         } else {
             return perr(c, L, "unknown key '%s' in [job] (expected name, device, map_device, mem, panel_rows, "
-                        "continue_on_error, fuse, force)", key);
+                        "threads, continue_on_error, fuse, force)", key);
         }
         return 1;
     case GP_JS_READ:

@@ -52,6 +52,7 @@ typedef struct gp_job {
     char device[8];           /* auto, cpu, cuda (transpose and reductions) */
     char map_device[8];       /* cpu (default), cuda, auto: where map stages run */
     size_t mem, panel_rows;
+    int threads;   /* CPU transpose threads per rank, 0: automatic */
     int continue_on_error, fuse, force;
     gp_strategy strategy;
     char **files; int *file_lines; int nfiles;        /* [read] file = PATTERN (resolved) */

@@ -461,6 +461,7 @@ static gp_status run_entry(MPI_Comm comm, const gp_job *j, const gp_job_entry *e
         to.device = device;
         to.mem = mem;
         to.panel_rows = j->panel_rows;
+        to.threads = j->threads;
         to.strategy = j->strategy;
         to.chunk_rows = j->chunk_r;
         to.chunk_cols = j->chunk_c;

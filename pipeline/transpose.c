@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "io/h5.h"
 #include "kernels/backend.h"
+#include "kernels/cpu/cpu.h"
 #include "pipeline/internal.h"
 
 /* One collective write call moves at most this much per rank (a band of many panels is written
@@ -79,10 +80,11 @@ static void transpose_job(void *p)
 }
 
 /* Choose the backend for --device; every rank reports, failures agreed by the caller. */
-static gp_status make_backend(MPI_Comm comm, const char *device, gp_backend **b, gp_error *e)
+static gp_status make_backend(MPI_Comm comm, const char *device, int threads, gp_backend **b, gp_error *e)
 {
     char msg[512] = "";
     const char *d = device ? device : "auto";
+    const int nlocal = gp__local_size(comm);   /* every rank: collective */
     int rc;
     if (strcmp(d, "cpu") == 0) {
         rc = gp_cpu_backend_create(b, msg, sizeof msg);
@@ -95,7 +97,28 @@ static gp_status make_backend(MPI_Comm comm, const char *device, gp_backend **b,
         return gp__fail(e, GP_EINVAL, "--device %s: expected auto, cpu or cuda", d);
     }
     if (rc) return gp__fail(e, rc, "--device %s: %s", d, msg[0] ? msg : gp_strerror(rc));
+    if (!strcmp((*b)->name, "cpu")) {
+        const int t = gp__cpu_threads(threads, nlocal);
+        gp_cpu_set_threads(t);
+        if (t > 1) snprintf((*b)->desc, sizeof (*b)->desc, "cpu (%s, %d threads)", gp_cpu_isa_name(), t);
+    }
     return GP_OK;
+}
+
+/* Transpose threads of a CPU rank: --threads, else GPIPE_THREADS, else the CPUs the rank is
+ * bound to when its launcher bound it (mpirun's default binding, Slurm's --cpus-per-task,
+ * taskset), else the node's CPUs shared by its nlocal ranks. */
+int gp__cpu_threads(int requested, int nlocal)
+{
+    if (requested > 0) return requested;
+    int n;
+    const char *env = getenv("GPIPE_THREADS");
+    if (env && !gp_parse_threads(env, &n)) return n;
+    const int mine = gp_cpu_threads_auto();
+    const long online = sysconf(_SC_NPROCESSORS_ONLN);
+    if (online > 0 && mine < online) return mine;   /* bound */
+    n = mine / (nlocal > 0 ? nlocal : 1);
+    return n < 1 ? 1 : n > GP_CPU_MAX_THREADS ? GP_CPU_MAX_THREADS : n;
 }
 
 /* --exchange: "mpi" (host buffers, pipeline/exchange.c) or "nccl" (device buffers, the
@@ -297,7 +320,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     /* With a fused map stage the output's type (and element size) is the map's. */
     hid_t otype = o->map ? (hid_t)o->map->out_type : in.type;
     size_t in_es = in.esize, es = H5Tget_size(otype);
-    make_backend(comm, o->device, &be, err);
+    make_backend(comm, o->device, o->threads, &be, err);
     size_t mid_es = o->map ? es : 0;   /* the map stage's output buffer beside each read buffer */
     if (!err->code && gp__plan_make2(&plan, o->strategy, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank,
                                      mem, o->panel_rows, mid_es, err))

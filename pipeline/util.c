@@ -80,6 +80,29 @@ int gp__local_rank(MPI_Comm comm)
     return r;
 }
 
+/* Ranks of comm on this node (collective). */
+int gp__local_size(MPI_Comm comm)
+{
+    MPI_Comm node;
+    int n = 1;
+    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_size(node, &n);
+        MPI_Comm_free(&node);
+    }
+    return n;
+}
+
+gp_status gp_parse_threads(const char *s, int *n)
+{
+    if (!s || *s < '0' || *s > '9') return GP_EINVAL;
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || *end || v < 1 || v > 64) return GP_EINVAL;
+    *n = (int)v;
+    return GP_OK;
+}
+
 gp_status gp_parse_size(const char *s, size_t *out)
 {
     if (!s || !*s) return GP_EINVAL;

@@ -4,7 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #if defined(__linux__)
+#include <sched.h>
 #include <sys/mman.h>
 #endif
 
@@ -164,6 +166,19 @@ static int cpu_transpose_pitched(gp_backend *b, const void *src, size_t src_pitc
 }
 
 static void cpu_destroy(gp_backend *b) { free(b); }
+
+int gp_cpu_threads_auto(void)
+{
+#if defined(__linux__)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        int n = CPU_COUNT(&set);
+        return n < 1 ? 1 : n;
+    }
+#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : (int)n;
+}
 
 int gp_cpu_backend_create(gp_backend **out, char *err, size_t errlen)
 {

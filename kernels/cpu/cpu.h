@@ -13,6 +13,14 @@ const char *gp_cpu_isa_name(void);
 /* 64-byte aligned allocation (2 MiB aligned with a transparent-huge-page hint from 4 MiB up);
  * NULL on failure or when bytes == 0. Free with gp_cpu_free(). */
 void *gp_cpu_alloc(size_t bytes);
+
+/* Threads of one gp_cpu_transpose call (per process; the first call of >= 4 MiB starts the
+ * helpers, which are kept). n is clamped to 1..GP_CPU_MAX_THREADS. Until set: GP_CPU_THREADS,
+ * else 1. gp_cpu_threads_auto(): the CPUs this process may run on (its affinity mask). */
+#define GP_CPU_MAX_THREADS 64
+void gp_cpu_set_threads(int n);
+int gp_cpu_threads(void);
+int gp_cpu_threads_auto(void);
 void gp_cpu_free(void *p);
 
 #ifdef __cplusplus

@@ -36,8 +36,9 @@
  *                                  kernel from scratch with AVX2 alone; scratch forces scratch)
  *   GP_CPU_BAND=rows, GP_CPU_PF=strips, GP_CPU_RUN=bytes, GP_CPU_BLOCK=bytes, GP_CPU_DIRECT=bytes,
  *   GP_CPU_CSTEP=strips            tuning knobs of the two layouts (defaults above)
- * Single-threaded: one MPI rank is one process (the pipeline calls it from one worker thread);
- * it is thread-safe (scratch buffers are per thread).
+ * Threads: one call runs on gp_cpu_threads() threads (a kept pool, parts of the matrix; see the
+ * end of this file); the pipeline sets that from --threads. Thread-safe: scratch buffers are per
+ * thread, and a call that finds the pool busy runs on its own thread.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200112L /* posix_memalign */
@@ -144,7 +145,7 @@ static void gp_cpu_init(void)
     e = getenv("GP_CPU_NT");
     g_nt = (e && (e[0] == '0' || e[0] == '1') && !e[1]) ? e[0] - '0' : -1;
     g_run = env_size("GP_CPU_RUN", GP_RUN_BYTES, 64, (size_t)1 << 20);
-    g_block = env_size("GP_CPU_BLOCK", GP_BLOCK_BYTES, 4096, (size_t)64 << 20);
+    g_block = env_size("GP_CPU_BLOCK", 0, 4096, (size_t)64 << 20);   /* 0: the kernel's default */
     g_pf = env_size("GP_CPU_PF", (size_t)-1, 0, 64);
     g_band = env_size("GP_CPU_BAND", 0, 0, 4096);
     g_direct = env_size("GP_CPU_DIRECT", GP_DIRECT_BYTES, 0, (size_t)1 << 40);
@@ -375,19 +376,25 @@ GP_AVX2_FN static void tile8_avx2(const u8 *s8, size_t ls, u8 *d8, size_t ld, si
     if (bi8 < bi) tile_8(s8 + bi8 * ls * 8, ls, d8 + bi8 * 8, ld, bi - bi8, bj8, 0);
 }
 
-/* Staged AVX2 kernel for 4 B (the AVX2 default, run from the scratch layout): the same register
- * transposes, but a strip's dst rows are first assembled in an L1 staging tile of up to
- * GP_STAGE_ROWS rows, then each dst row is written as one contiguous run of n * 4 bytes
- * (256-512 B). On Zen 3 (no AVX-512, 512 KiB L2) streaming stores reach the sequential rate only
+/* Staged AVX2 kernel for 4 B (the AVX2 default, run from the scratch layout): 8x8 register
+ * transposes, but the 8 dst rows of each 8-column half of a strip are first assembled in an L1
+ * staging tile of up to GP_STAGE_ROWS elements each, then each dst row is written as one
+ * contiguous run of n * 4 bytes (256-512 B). Eight dst rows per pass, not the strip's sixteen:
+ * 12.2-12.6 against 9.6-10.7 GB/s for four 8x8 (a 16x16) per step, one thread, 8192^2 f32, six
+ * interleaved rounds (bench/NOTES.md, 2026-12-02, eighth session). On Zen 3 (no AVX-512, 512 KiB L2) streaming stores reach the sequential rate only
  * for runs >= 256 B (128 B: 12.3 against 21.4 GB/s), and a band that reads enough rows for such
  * runs reads too many streams at once (64 rows: 6.3 GB/s r+w): bench/NOTES.md, 2026-12-02. */
 #define GP_STAGE_ROWS 128
 #define AVX2_ST4(KIND)                                                                              \
-    for (size_t j = 0; j < bj16; j += 16)                                                           \
+    for (size_t j = 0; j < bj16; j += 8)                                                            \
         for (size_t c0 = 0; c0 < bi16; c0 += GP_STAGE_ROWS) {                                       \
             const size_t n = min_sz(GP_STAGE_ROWS, bi16 - c0);                                      \
-            for (size_t i = 0; i < n; i += 16) t16x16_avx2(s + (c0 + i) * ls + j, ls, st + i, n, ST_A); \
-            for (size_t k = 0; k < 16; k++) {                                                       \
+            for (size_t i = 0; i < n; i += 8) {                                                     \
+                __m256 o[8];                                                                        \
+                t8x8_f32(s + (c0 + i) * ls + j, ls, o);                                             \
+                for (int k = 0; k < 8; k++) _mm256_store_ps(st + k * n + i, o[k]);                 \
+            }                                                                                       \
+            for (size_t k = 0; k < 8; k++) {                                                        \
                 float *dp = d + (j + k) * ld + c0;                                                  \
                 for (size_t q = 0; q < n; q += 8) put8(dp + q, _mm256_load_ps(st + k * n + q), KIND); \
             }                                                                                       \
@@ -397,7 +404,7 @@ GP_AVX2_FN static void tile4_avx2_st(const u8 *s8, size_t ls, u8 *d8, size_t ld,
 {
     const float *s = (const float *)s8;
     float *d = (float *)d8;
-    float st[16 * GP_STAGE_ROWS] __attribute__((aligned(64)));
+    float st[8 * GP_STAGE_ROWS] __attribute__((aligned(64)));
     size_t bi16 = bi & ~(size_t)15, bj16 = bj & ~(size_t)15;
     if (nt) { AVX2_ST4(ST_NT) } else { AVX2_ST4(ST_U) }
     if (bj16 < bj) tile_4(s8 + bj16 * 4, ls, d8 + bj16 * ld * 4, ld, bi, bj - bj16, 0);
@@ -668,7 +675,7 @@ static void copy_range(u8 *buf, size_t pitch, const u8 *sp, size_t sstride, size
 
 /* fn == NULL: generic element size, copied by tile_generic_es. */
 static void run_blocks(const u8 *s, size_t ls, u8 *d, size_t ld, size_t rows, size_t cols, size_t es,
-                       tile_fn fn, int nt, int fullline, size_t cstep)
+                       tile_fn fn, int nt, int fullline, size_t cstep, size_t block)
 {
     const size_t sstride = ls * es;
     /* strips: the kernel is called on bi x w sub-blocks, w columns = one 64-byte src line */
@@ -711,12 +718,12 @@ static void run_blocks(const u8 *s, size_t ls, u8 *d, size_t ld, size_t rows, si
     }
 
     /* block: bj columns (row pieces of ~g_run bytes: long sequential reads), bi rows (so that
-     * a block is ~g_block bytes and its dst pieces are whole 64-byte lines) */
+     * a block is ~block bytes and its dst pieces are whole 64-byte lines) */
     size_t bj = g_run / es, bi;
     if (bj < 1) bj = 1;
     bj = round_down(bj, 16);
     if (bj >= cols) bj = cols;
-    bi = g_block / (bj * es);
+    bi = block / (bj * es);
     if (bi < 1) bi = 1;
     size_t g = 64; /* bi * es a multiple of 64 (whole dst lines) and bi a multiple of 16 */
     while (es % g) g >>= 1;
@@ -791,10 +798,9 @@ void gp_cpu_transpose(const void *src, void *dst, size_t rows, size_t cols, size
     gp_cpu_transpose_pitched(src, cols, dst, rows, rows, cols, esize);
 }
 
-void gp_cpu_transpose_pitched(const void *src, size_t ls, void *dst, size_t ld, size_t rows, size_t cols,
-                              size_t esize)
+/* One thread's transpose (the whole matrix, or one part of it for the pool below). */
+static void transpose_one(const void *src, size_t ls, void *dst, size_t ld, size_t rows, size_t cols, size_t esize)
 {
-    if (rows == 0 || cols == 0 || esize == 0) return;
     const u8 *s = (const u8 *)src;
     u8 *d = (u8 *)dst;
     if (rows == 1 || cols == 1) { /* a vector: its transpose has the same bytes */
@@ -880,5 +886,137 @@ void gp_cpu_transpose_pitched(const void *src, size_t ls, void *dst, size_t ld, 
     if (fn == tile4_avx2_st) cstep = 16;
 #endif
     if (g_cstep) cstep = g_cstep;
-    run_blocks(s, ls, d, ld, rows, cols, esize, fn, nt, fullline, cstep);
+    run_blocks(s, ls, d, ld, rows, cols, esize, fn, nt, fullline, cstep, g_block ? g_block : GP_BLOCK_BYTES);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Threads: a call of >= GP_PAR_MIN_BYTES is cut into parts, one per thread, each a transpose   */
+/* of its own rows (or, for matrices wider than tall, its own columns) of src, so every part is  */
+/* the single-threaded kernel on a sub-matrix with the same pitches. Parts start on multiples of */
+/* 64 elements: their dst pieces start on whole lines wherever the whole call's do. One core of  */
+/* a Zen 3 reaches ~0.45x memcpy with its load and store streams alone (latency-bound), while    */
+/* one memcpy already saturates the memory: two cores transposing at once reach ~0.9x of it      */
+/* (bench/NOTES.md, 2026-12-02, eighth session).                                                 */
+/* ------------------------------------------------------------------------------------------ */
+#define GP_PAR_MIN_BYTES ((size_t)4 << 20)
+
+typedef struct {
+    const u8 *s;
+    u8 *d;
+    size_t ls, ld, rows, cols, es;
+} part_job;
+
+static pthread_mutex_t pool_call = PTHREAD_MUTEX_INITIALIZER; /* one threaded call at a time */
+static pthread_mutex_t pool_mu = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t pool_go = PTHREAD_COND_INITIALIZER, pool_done = PTHREAD_COND_INITIALIZER;
+static part_job pool_job[GP_CPU_MAX_THREADS];
+static int pool_started = 0;      /* helper threads running (each waits for its part) */
+static int pool_active = 0;       /* parts of the current call, helpers 1..pool_active-1 */
+static int pool_left = 0;         /* helper parts not yet finished */
+static unsigned long pool_gen = 0;
+static int g_threads = 0;         /* 0: not set (GP_CPU_THREADS, else 1) */
+
+static void *pool_main(void *arg)
+{
+    const int me = (int)(intptr_t)arg;
+    unsigned long seen = 0;
+    for (;;) {
+        pthread_mutex_lock(&pool_mu);
+        while (pool_gen == seen) pthread_cond_wait(&pool_go, &pool_mu);
+        seen = pool_gen;
+        const int mine = me < pool_active;
+        part_job j = pool_job[me];
+        pthread_mutex_unlock(&pool_mu);
+        if (!mine) continue;
+        transpose_one(j.s, j.ls, j.d, j.ld, j.rows, j.cols, j.es);
+        pthread_mutex_lock(&pool_mu);
+        if (--pool_left == 0) pthread_cond_signal(&pool_done);
+        pthread_mutex_unlock(&pool_mu);
+    }
+    return NULL;
+}
+
+void gp_cpu_set_threads(int n)
+{
+    g_threads = n < 1 ? 1 : n > GP_CPU_MAX_THREADS ? GP_CPU_MAX_THREADS : n;
+}
+
+int gp_cpu_threads(void)
+{
+    if (g_threads) return g_threads;
+    size_t n = env_size("GP_CPU_THREADS", 1, 1, GP_CPU_MAX_THREADS);
+    return (int)n;
+}
+
+/* Cuts the call into np <= nt parts of >= 64 elements along its longer side; returns np. */
+static int cut_parts(part_job *jobs, int nt, const u8 *src, size_t ls, u8 *dst, size_t ld, size_t rows, size_t cols,
+                     size_t esize)
+{
+    const int by_rows = rows >= cols;
+    const size_t len = by_rows ? rows : cols;
+    const size_t per = ((len + (size_t)nt - 1) / (size_t)nt + 63) & ~(size_t)63;
+    int np = 0;
+    for (size_t a = 0; a < len && np < nt; a += per, np++) {
+        const size_t n = min_sz(per, len - a);
+        part_job *j = &jobs[np];
+        j->ls = ls;
+        j->ld = ld;
+        j->es = esize;
+        if (by_rows) {   /* src rows [a, a+n): dst columns [a, a+n) */
+            j->s = src + a * ls * esize;
+            j->d = dst + a * esize;
+            j->rows = n;
+            j->cols = cols;
+        } else {         /* src columns [a, a+n): dst rows [a, a+n) */
+            j->s = src + a * esize;
+            j->d = dst + a * ld * esize;
+            j->rows = rows;
+            j->cols = n;
+        }
+    }
+    return np;
+}
+
+void gp_cpu_transpose_pitched(const void *src, size_t ls, void *dst, size_t ld, size_t rows, size_t cols,
+                              size_t esize)
+{
+    if (rows == 0 || cols == 0 || esize == 0) return;
+    int nt = gp_cpu_threads();
+    const size_t len = rows >= cols ? rows : cols;
+    if (nt > 1 && (size_t)nt > len / 64) nt = (int)(len / 64);   /* >= 64 elements per part */
+    if (nt <= 1 || rows * cols * esize < GP_PAR_MIN_BYTES || pthread_mutex_trylock(&pool_call) != 0) {
+        transpose_one(src, ls, dst, ld, rows, cols, esize);   /* also while another call holds the pool */
+        return;
+    }
+    pthread_mutex_lock(&pool_mu);
+    while (pool_started < nt - 1) {   /* helpers are started once and kept */
+        pthread_t t;
+        pthread_attr_t at;
+        pthread_attr_init(&at);
+        pthread_attr_setdetachstate(&at, PTHREAD_CREATE_DETACHED);
+        const int rc = pthread_create(&t, &at, pool_main, (void *)(intptr_t)(pool_started + 1));
+        pthread_attr_destroy(&at);
+        if (rc != 0) break;   /* fewer threads: fewer, larger parts */
+        pool_started++;
+    }
+    if (nt > pool_started + 1) nt = pool_started + 1;
+    part_job jobs[GP_CPU_MAX_THREADS];
+    const int np = nt > 1 ? cut_parts(jobs, nt, (const u8 *)src, ls, (u8 *)dst, ld, rows, cols, esize) : 0;
+    if (np < 2) {
+        pthread_mutex_unlock(&pool_mu);
+        pthread_mutex_unlock(&pool_call);
+        transpose_one(src, ls, dst, ld, rows, cols, esize);
+        return;
+    }
+    for (int i = 1; i < np; i++) pool_job[i] = jobs[i];
+    pool_active = np;
+    pool_left = np - 1;
+    pool_gen++;
+    pthread_cond_broadcast(&pool_go);
+    pthread_mutex_unlock(&pool_mu);
+    transpose_one(jobs[0].s, ls, jobs[0].d, ld, jobs[0].rows, jobs[0].cols, esize);
+    pthread_mutex_lock(&pool_mu);
+    while (pool_left > 0) pthread_cond_wait(&pool_done, &pool_mu);
+    pthread_mutex_unlock(&pool_mu);
+    pthread_mutex_unlock(&pool_call);
 }

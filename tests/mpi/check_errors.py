@@ -393,6 +393,8 @@ CASES = [
                                                 "gpu2")),
     ("transpose_exchange_foo", False, _bad_option(["transpose", "in.h5", "--exchange", "foo"], "foo")),
     ("transpose_gpu_mem_0", False, _bad_option(["transpose", "in.h5", "--gpu-mem", "0"], "--gpu-mem")),
+    ("transpose_threads_0", False, _bad_option(["transpose", "in.h5", "--threads", "0"], "--threads 0")),
+    ("transpose_threads_junk", False, _bad_option(["transpose", "in.h5", "--threads", "2x"], "--threads 2x")),
     ("transpose_nccl_on_cpu", True, c_nccl_on_cpu),
     ("transpose_unknown_option", True, _bad_option(["transpose", "in.h5", "--bogus"],
                                                    "--bogus")),

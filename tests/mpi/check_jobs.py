@@ -208,7 +208,7 @@ def case_fused_unfused(c):
             outs = []
             for fuse, k in (("yes", "0"), ("no", "0"), ("yes", "4")):
                 tag = "%s-%s-%s-%s" % (cast, "T" if transpose else "W", fuse, k)
-                kk = "" if k == "0" else "panel_rows = " + k
+                kk = "" if k == "0" else "panel_rows = " + k + "\nthreads = 3"
                 p = c.job(d, "j-%s.ini" % tag, CHAIN % dict(fuse=fuse, k=kk, cast=cast, a=avec,
                                                          transpose=transpose, tag=tag))
                 gc.expect_ok(c.run([p, "-q"]))

@@ -499,6 +499,12 @@ def pipeline_cases(ctx):
         for vname, flags, _ in variants:
             nm = "opt_%s_%s" % (vname, iname)
             c(nm, case_opts, ctx, nm, maker, shape, flags)
+    # threaded CPU transposes (calls of >= 4 MiB are cut into parts, one per thread)
+    for nm, maker, shape, flags in [("opt_threads3_f64_2053x1031", "<f8", (2053, 1031), ["--threads", "3"]),
+                                    ("opt_threads2_u8_1999x4099", "u1", (1999, 4099), ["--threads", "2"]),
+                                    ("opt_threads5_c128_523x1021", "<c16", (523, 1021),
+                                     ["--threads", "5", "--device", "cpu"])]:
+        c(nm, case_opts, ctx, nm, maker, shape, flags)
     for iname, maker, shape, chunk in [("f64_389x517", "<f8", (389, 517), (16, 16)),
                                        ("i16_37x5", "<i2", (37, 5), (5, 37)),
                                        ("compound12_41x31", COMPOUND12, (41, 31), (7, 3))]:

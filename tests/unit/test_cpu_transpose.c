@@ -332,6 +332,42 @@ static void test_host_alloc_uses(void **state)
     b->destroy(b);
 }
 
+/* Threaded calls (gp_cpu_set_threads): calls of >= 4 MiB are cut into parts along the longer
+ * side, parts of >= 64 elements, one per thread; parts start on multiples of 64. Shapes that cut
+ * by rows and by columns, into parts that do not divide evenly, more threads than 64-element
+ * parts, a generic element size, and pitched sub-matrices as the pipeline passes them. */
+static void test_threads(void **state)
+{
+    (void)state;
+    static const int nts[] = {2, 3, 5};
+    const int prev = gp_cpu_threads();   /* GP_CPU_THREADS in a child run */
+    for (size_t t = 0; t < sizeof nts / sizeof nts[0]; t++) {
+        gp_cpu_set_threads(nts[t]);
+        assert_int_equal(gp_cpu_threads(), nts[t]);
+        check_case(1031, 2053, 4, 0, 40);    /* by columns (wider than tall), 8.5 MB */
+        check_case(2053, 1031, 4, 0, 41);    /* by rows */
+        check_case(4099, 263, 8, 0, 42);
+        check_case(263, 4099, 8, 8, 43);     /* dst not on a line */
+        check_case(3, 1 << 20, 4, 0, 44);    /* short wide: parts of columns */
+        check_case(1 << 20, 3, 4, 0, 45);
+        check_case(2048, 4099, 1, 0, 46);
+        check_case(1025, 2047, 2, 0, 47);
+        check_case(200, 190, 128, 0, 48);    /* 200 rows: 3 parts of >= 64 rows, whatever nt */
+        check_case(520, 1037, 16, 0, 49);
+        check_pitched(1000, 1500, 4, 3001, 2003, 0, 50);
+        check_pitched(1000, 1500, 8, 3001, 2003, 64, 51);
+        check_pitched(2048, 512, 4, 1024, 4096, 0, 52);
+    }
+    gp_cpu_set_threads(1);
+    assert_int_equal(gp_cpu_threads(), 1);
+    gp_cpu_set_threads(0);   /* clamped */
+    assert_int_equal(gp_cpu_threads(), 1);
+    gp_cpu_set_threads(1000);
+    assert_int_equal(gp_cpu_threads(), GP_CPU_MAX_THREADS);
+    gp_cpu_set_threads(prev);
+    assert_true(gp_cpu_threads_auto() >= 1);
+}
+
 /* The other instruction-set paths and store kinds: run this same executable again with
  * GP_CPU_ISA / GP_CPU_NT set (they are read once per process). */
 static char *g_self;
@@ -340,7 +376,8 @@ static void test_other_paths(void **state)
     (void)state;
     if (getenv("GP_CPU_TEST_CHILD")) skip();
     static const char *envs[] = {"GP_CPU_ISA=scalar", "GP_CPU_ISA=sse2", "GP_CPU_ISA=avx2", "GP_CPU_NT=0", "GP_CPU_NT=1",
-                                 "GP_CPU_ISA=avx2 GP_CPU_NT=1", "GP_CPU_ISA=avx2 GP_CPU_LAYOUT=band GP_CPU_NT=1"};
+                                 "GP_CPU_ISA=avx2 GP_CPU_NT=1", "GP_CPU_ISA=avx2 GP_CPU_LAYOUT=band GP_CPU_NT=1",
+                                 "GP_CPU_ISA=avx2 GP_CPU_THREADS=2"};
     for (size_t k = 0; k < sizeof envs / sizeof envs[0]; k++) {
         char cmd[4096];
         snprintf(cmd, sizeof cmd, "GP_CPU_TEST_CHILD=1 %s '%s' >/dev/null 2>&1", envs[k], g_self);
@@ -358,7 +395,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_degenerate),    cmocka_unit_test(test_primes),
         cmocka_unit_test(test_block_boundaries), cmocka_unit_test(test_large),
         cmocka_unit_test(test_other_esizes),  cmocka_unit_test(test_unaligned_dst),
-        cmocka_unit_test(test_pitched),
+        cmocka_unit_test(test_pitched),       cmocka_unit_test(test_threads),
         cmocka_unit_test(test_backend_table), cmocka_unit_test(test_host_alloc_uses),
         cmocka_unit_test(test_other_paths),
     };

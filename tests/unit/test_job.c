@@ -157,6 +157,8 @@ static const struct bad {
     {"[job]\nname = x y\n[read]\nfile = a.h5\n", 2, "name 'x y'"},
     {"[job]\nmem = lots\n[read]\nfile = a.h5\n", 2, "mem 'lots'"},
     {"[job]\nfuse = maybe\n[read]\nfile = a.h5\n", 2, "fuse 'maybe'"},
+    {"[job]\nthreads = 0\n[read]\nfile = a.h5\n", 2, "threads '0'"},
+    {"[job]\nthreads = 65\n[read]\nfile = a.h5\n", 2, "threads '65'"},
     {"[job]\ndevice = tpu\n[read]\nfile = a.h5\n", 2, "device 'tpu'"},
     {"[read]\nfile = a.h5\n[reduce]\nop = median\n", 4, "op 'median'"},
     {"[read]\nfile = a.h5\n[reduce]\nop = sum\naxis = diagonal\n", 5, "axis 'diagonal'"},
