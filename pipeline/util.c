@@ -69,28 +69,33 @@ int gp__path_canon(const char *path, char *out, size_t n)
     return 0;
 }
 
-int gp__local_rank(MPI_Comm comm)
+/* This rank's rank among the ranks of comm on its node, and their number (collective). */
+static void node_rank_size(MPI_Comm comm, int *rank, int *size)
 {
     MPI_Comm node;
-    int r = 0;
+    *rank = 0;
+    *size = 1;
     if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-        MPI_Comm_rank(node, &r);
+        MPI_Comm_rank(node, rank);
+        MPI_Comm_size(node, size);
         MPI_Comm_free(&node);
     }
+}
+
+int gp__local_rank(MPI_Comm comm)
+{
+    int r, n;
+    node_rank_size(comm, &r, &n);
     return r;
 }
 
-/* Ranks of comm on this node (collective). */
 int gp__local_size(MPI_Comm comm)
 {
-    MPI_Comm node;
-    int n = 1;
-    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-        MPI_Comm_size(node, &n);
-        MPI_Comm_free(&node);
-    }
+    int r, n;
+    node_rank_size(comm, &r, &n);
     return n;
 }
+
 
 gp_status gp_parse_threads(const char *s, int *n)
 {
