@@ -84,7 +84,7 @@ static gp_status make_backend(MPI_Comm comm, const char *device, int threads, gp
 {
     char msg[512] = "";
     const char *d = device ? device : "auto";
-    const int nlocal = gp__local_size(comm);   /* every rank: collective */
+    const int tauto = gp__cpu_auto_threads(comm);   /* every rank: collective */
     int rc;
     if (strcmp(d, "cpu") == 0) {
         rc = gp_cpu_backend_create(b, msg, sizeof msg);
@@ -98,27 +98,22 @@ static gp_status make_backend(MPI_Comm comm, const char *device, int threads, gp
     }
     if (rc) return gp__fail(e, rc, "--device %s: %s", d, msg[0] ? msg : gp_strerror(rc));
     if (!strcmp((*b)->name, "cpu")) {
-        const int t = gp__cpu_threads(threads, nlocal);
+        const int t = gp__cpu_threads(threads, tauto);
         gp_cpu_set_threads(t);
         if (t > 1) snprintf((*b)->desc, sizeof (*b)->desc, "cpu (%s, %d threads)", gp_cpu_isa_name(), t);
     }
     return GP_OK;
 }
 
-/* Transpose threads of a CPU rank: --threads, else GPIPE_THREADS, else the CPUs the rank is
- * bound to when its launcher bound it (mpirun's default binding, Slurm's --cpus-per-task,
- * taskset), else the node's CPUs shared by its nlocal ranks. */
-int gp__cpu_threads(int requested, int nlocal)
+/* Transpose threads of a CPU rank: --threads, else GPIPE_THREADS, else autot (the rank's share
+ * of its CPUs, gp__cpu_auto_threads). */
+int gp__cpu_threads(int requested, int autot)
 {
     if (requested > 0) return requested;
     int n;
     const char *env = getenv("GPIPE_THREADS");
     if (env && !gp_parse_threads(env, &n)) return n;
-    const int mine = gp_cpu_threads_auto();
-    const long online = sysconf(_SC_NPROCESSORS_ONLN);
-    if (online > 0 && mine < online) return mine;   /* bound */
-    n = mine / (nlocal > 0 ? nlocal : 1);
-    return n < 1 ? 1 : n > GP_CPU_MAX_THREADS ? GP_CPU_MAX_THREADS : n;
+    return autot;
 }
 
 /* --exchange: "mpi" (host buffers, pipeline/exchange.c) or "nccl" (device buffers, the

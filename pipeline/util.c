@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "kernels/cpu/cpu.h"
 #include "pipeline/internal.h"
 
 double gp__now(void)
@@ -69,31 +70,53 @@ int gp__path_canon(const char *path, char *out, size_t n)
     return 0;
 }
 
-/* This rank's rank among the ranks of comm on its node, and their number (collective). */
-static void node_rank_size(MPI_Comm comm, int *rank, int *size)
+/* The node's ranks of comm (collective); MPI_COMM_NULL when the split fails. */
+static MPI_Comm node_comm(MPI_Comm comm)
 {
     MPI_Comm node;
-    *rank = 0;
-    *size = 1;
-    if (MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
-        MPI_Comm_rank(node, rank);
-        MPI_Comm_size(node, size);
-        MPI_Comm_free(&node);
-    }
+    return MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS ? node
+                                                                                                  : MPI_COMM_NULL;
 }
 
 int gp__local_rank(MPI_Comm comm)
 {
-    int r, n;
-    node_rank_size(comm, &r, &n);
+    MPI_Comm node = node_comm(comm);
+    int r = 0;
+    if (node != MPI_COMM_NULL) {
+        MPI_Comm_rank(node, &r);
+        MPI_Comm_free(&node);
+    }
     return r;
 }
 
-int gp__local_size(MPI_Comm comm)
+/* CPU transpose threads for this rank when nothing asks for a number (collective): the CPUs it
+ * may run on, shared by the ranks of its node whose CPU masks overlap its own. Bound to a core:
+ * 1; --cpus-per-task 16: 16; unbound, 8 ranks on 16 CPUs: 2; bound to a socket of 16 CPUs with
+ * 3 other ranks: 4. So the ranks of a node never run more transpose threads than it has CPUs. */
+int gp__cpu_auto_threads(MPI_Comm comm)
 {
-    int r, n;
-    node_rank_size(comm, &r, &n);
-    return n;
+    unsigned char mine[GP_CPU_MASK_BYTES];
+    const int n = gp_cpu_affinity(mine, sizeof mine);
+    int share = 1, size = 1;
+    MPI_Comm node = node_comm(comm);
+    if (node != MPI_COMM_NULL) {
+        MPI_Comm_size(node, &size);
+        unsigned char *all = malloc((size_t)size * sizeof mine);
+        if (all && MPI_Allgather(mine, (int)sizeof mine, MPI_BYTE, all, (int)sizeof mine, MPI_BYTE, node) == MPI_SUCCESS) {
+            share = 0;
+            for (int r = 0; r < size; r++) {
+                int overlap = 0;
+                for (size_t i = 0; i < sizeof mine && !overlap; i++) overlap = (all[(size_t)r * sizeof mine + i] & mine[i]) != 0;
+                share += overlap;
+            }
+        } else {
+            share = size;   /* no masks: assume they all share this one */
+        }
+        free(all);
+        MPI_Comm_free(&node);
+    }
+    int t = n / (share > 0 ? share : 1);
+    return t < 1 ? 1 : t > GP_CPU_MAX_THREADS ? GP_CPU_MAX_THREADS : t;
 }
 
 

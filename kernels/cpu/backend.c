@@ -167,6 +167,26 @@ static int cpu_transpose_pitched(gp_backend *b, const void *src, size_t src_pitc
 
 static void cpu_destroy(gp_backend *b) { free(b); }
 
+int gp_cpu_affinity(unsigned char *mask, size_t len)
+{
+    memset(mask, 0, len);
+    int n = 0;
+#if defined(__linux__)
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) {
+        for (size_t c = 0; c < CPU_SETSIZE && c / 8 < len; c++)
+            if (CPU_ISSET(c, &set)) {
+                mask[c / 8] |= (unsigned char)(1u << (c % 8));
+                n++;
+            }
+        return n > 0 ? n : 1;
+    }
+#endif
+    long on = sysconf(_SC_NPROCESSORS_ONLN);
+    for (long c = 0; c < (on > 0 ? on : 1) && (size_t)(c / 8) < len; c++, n++) mask[c / 8] |= (unsigned char)(1u << (c % 8));
+    return n > 0 ? n : 1;
+}
+
 int gp_cpu_threads_auto(void)
 {
 #if defined(__linux__)

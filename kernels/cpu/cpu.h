@@ -21,6 +21,10 @@ void *gp_cpu_alloc(size_t bytes);
 void gp_cpu_set_threads(int n);
 int gp_cpu_threads(void);
 int gp_cpu_threads_auto(void);
+/* The CPUs this process may run on as a bit mask (bit c of byte c / 8: CPU c), len >= 1 bytes;
+ * returns their number. Without an affinity call: the first online CPUs. */
+#define GP_CPU_MASK_BYTES 128
+int gp_cpu_affinity(unsigned char *mask, size_t len);
 void gp_cpu_free(void *p);
 
 #ifdef __cplusplus
