@@ -5,6 +5,7 @@ output is read back with h5py using its own file type (no conversion) and must b
 to numpy.ascontiguousarray(A.T), with exactly the input's HDF5 datatype (H5Tequal: byte order,
 compound members and offsets, opaque tag, enum values), shape C x R, at the expected path.
 Also: gen's files have the asked shape/dtype/chunks and the same contents at 1 and 3 ranks."""
+import json
 import os
 import sys
 import zlib
@@ -109,7 +110,7 @@ def describe_type(tid, dtype):
 # the central check
 
 def verify(ctx, d, in_file, in_dset, argv, out_file, out_dset, cwd=None, quiet=False,
-           np_=None, out_chunks=None):
+           np_=None, out_chunks=None, launch=()):
     """Run `gpipe argv`, then check out_file:out_dset is the exact transpose of in_file:in_dset."""
     with h5py.File(in_file, "r") as f:
         ds = f[in_dset]
@@ -118,7 +119,7 @@ def verify(ctx, d, in_file, in_dset, argv, out_file, out_dset, cwd=None, quiet=F
         shape = ds.shape
     check(len(shape) == 2, "test setup: input not 2-D")
     h_in = gc.sha256(in_file)
-    r = ctx.run(argv, ctx.np if np_ is None else np_, cwd=cwd or d)
+    r = ctx.run(argv, ctx.np if np_ is None else np_, cwd=cwd or d, launch=launch)
     gc.expect_ok(r, "gpipe %s" % argv[0])
     problems = []
     if gc.sha256(in_file) != h_in:
@@ -483,6 +484,24 @@ def case_opts(ctx, name, maker, shape, flags, out_chunks=None, seed=90):
            os.path.join(d, "in.T.h5"), "/A", out_chunks=out_chunks)
 
 
+def case_threads_auto(ctx):
+    """The CPU backend's threads per rank, as the JSON summary names them: --threads N as given,
+    and by default the rank's CPUs shared with the node's ranks whose CPUs overlap them: launched
+    with --bind-to none, every rank's mask is this process's, so N CPUs give N // ranks."""
+    d = ctx.suite.casedir("threads_auto")
+    inp = os.path.join(d, "in.h5")
+    write_np(inp, "/A", rand_array("<f4", (1031, 2053), np.random.default_rng(95)), mode="w")
+    ncpu = len(os.sched_getaffinity(0))
+    for flags, want in (([], max(1, ncpu // ctx.np)), (["--threads", "3"], 3)):
+        js = os.path.join(d, "run%d.jsonl" % want)
+        verify(ctx, d, inp, "/A", ["transpose", "in.h5", "--device", "cpu", "--force", "-q", "--json", js] + flags,
+               os.path.join(d, "in.T.h5"), "/A", launch=["--bind-to", "none"])
+        with open(js) as f:
+            backend = json.loads(f.readline())["backend"]
+        ok = ("%d threads)" % want in backend) if want > 1 else backend.endswith(")") and "threads" not in backend
+        check(ok, "%s: backend %r, expected %d thread(s) (%d CPUs, %d ranks)" % (flags, backend, want, ncpu, ctx.np))
+
+
 def pipeline_cases(ctx):
     c = ctx.suite.case
     inputs = [("i32_2x3", "<i4", (2, 3)), ("i32_101x103", "<i4", (101, 103)),
@@ -499,6 +518,7 @@ def pipeline_cases(ctx):
         for vname, flags, _ in variants:
             nm = "opt_%s_%s" % (vname, iname)
             c(nm, case_opts, ctx, nm, maker, shape, flags)
+    c("threads_auto", case_threads_auto, ctx)
     # threaded CPU transposes (calls of >= 4 MiB are cut into parts, one per thread)
     for nm, maker, shape, flags in [("opt_threads3_f64_2053x1031", "<f8", (2053, 1031), ["--threads", "3"]),
                                     ("opt_threads2_u8_1999x4099", "u1", (1999, 4099), ["--threads", "2"]),

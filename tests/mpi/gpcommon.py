@@ -152,25 +152,26 @@ class Runner:
         self.verbose = args.verbose
         self.env = mpi_env()
 
-    def command(self, argv, np):
+    def command(self, argv, np, launch=()):
+        """launch: extra launcher options (e.g. --bind-to none)."""
         argv = [str(a) for a in argv]
         if np is None:
             return [self.gpipe] + argv
-        return [self.mpiexec, "--allow-run-as-root", "--oversubscribe", "-n", str(np),
-                self.gpipe] + argv
+        return [self.mpiexec, "--allow-run-as-root", "--oversubscribe"] + list(launch) + ["-n", str(np),
+                                                                                       self.gpipe] + argv
 
-    def run(self, argv, np, cwd=None, timeout=None):
-        r = self._run_once(argv, np, cwd, timeout)
+    def run(self, argv, np, cwd=None, timeout=None, launch=()):
+        r = self._run_once(argv, np, cwd, timeout, launch)
         if r.rc == 1 and not r.timed_out and launcher_race(r.err) and _repeatable(argv):
             # the launcher's race (launcher_race) hides gpipe's own exit status; a command that
             # writes nothing (or overwrites with --force) is run again, once
             sys.stdout.write("  note: Open MPI's launcher reported rank exit with PID 0 (a known race, see "
                              "launcher_race); running the command again\n")
-            r = self._run_once(argv, np, cwd, timeout)
+            r = self._run_once(argv, np, cwd, timeout, launch)
         return r
 
-    def _run_once(self, argv, np, cwd, timeout):
-        cmd = self.command(argv, np)
+    def _run_once(self, argv, np, cwd, timeout, launch=()):
+        cmd = self.command(argv, np, launch)
         timeout = self.timeout if timeout is None else timeout
         t0 = time.monotonic()
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
