@@ -153,5 +153,4 @@ size_t gp__default_mem(MPI_Comm comm);
 /* Rank among the ranks of the same node. */
 int gp__local_rank(MPI_Comm comm);
 int gp__cpu_auto_threads(MPI_Comm comm);   /* CPU transpose threads by the node's CPU masks (collective) */
-int gp__cpu_threads(int requested, int autot);   /* --threads, else GPIPE_THREADS, else autot (transpose.c) */
 #endif

@@ -97,24 +97,21 @@ static gp_status make_backend(MPI_Comm comm, const char *device, int threads, gp
         return gp__fail(e, GP_EINVAL, "--device %s: expected auto, cpu or cuda", d);
     }
     if (rc) return gp__fail(e, rc, "--device %s: %s", d, msg[0] ? msg : gp_strerror(rc));
-    if (!strcmp((*b)->name, "cpu")) {
-        const int t = gp__cpu_threads(threads, tauto);
+    if (!strcmp((*b)->name, "cpu")) {   /* --threads, else GPIPE_THREADS, else the rank's share */
+        int t = tauto;
+        const char *env = getenv("GPIPE_THREADS");
+        if (threads > 0) t = threads;
+        else if (env && gp_parse_threads(env, &t)) {
+            (*b)->destroy(*b);
+            *b = NULL;
+            return gp__fail(e, GP_EINVAL, "GPIPE_THREADS=%s: expected a number of threads from 1 to 64", env);
+        }
         gp_cpu_set_threads(t);
         if (t > 1) snprintf((*b)->desc, sizeof (*b)->desc, "cpu (%s, %d threads)", gp_cpu_isa_name(), t);
     }
     return GP_OK;
 }
 
-/* Transpose threads of a CPU rank: --threads, else GPIPE_THREADS, else autot (the rank's share
- * of its CPUs, gp__cpu_auto_threads). */
-int gp__cpu_threads(int requested, int autot)
-{
-    if (requested > 0) return requested;
-    int n;
-    const char *env = getenv("GPIPE_THREADS");
-    if (env && !gp_parse_threads(env, &n)) return n;
-    return autot;
-}
 
 /* --exchange: "mpi" (host buffers, pipeline/exchange.c) or "nccl" (device buffers, the
  * backend's transpose_exchange). auto picks NCCL when every rank drives its own GPU and every

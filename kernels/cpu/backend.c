@@ -189,15 +189,8 @@ int gp_cpu_affinity(unsigned char *mask, size_t len)
 
 int gp_cpu_threads_auto(void)
 {
-#if defined(__linux__)
-    cpu_set_t set;
-    if (sched_getaffinity(0, sizeof set, &set) == 0) {
-        int n = CPU_COUNT(&set);
-        return n < 1 ? 1 : n;
-    }
-#endif
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : (int)n;
+    unsigned char m[GP_CPU_MASK_BYTES];
+    return gp_cpu_affinity(m, sizeof m);
 }
 
 int gp_cpu_backend_create(gp_backend **out, char *err, size_t errlen)

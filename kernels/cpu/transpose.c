@@ -145,7 +145,7 @@ static void gp_cpu_init(void)
     e = getenv("GP_CPU_NT");
     g_nt = (e && (e[0] == '0' || e[0] == '1') && !e[1]) ? e[0] - '0' : -1;
     g_run = env_size("GP_CPU_RUN", GP_RUN_BYTES, 64, (size_t)1 << 20);
-    g_block = env_size("GP_CPU_BLOCK", 0, 4096, (size_t)64 << 20);   /* 0: the kernel's default */
+    g_block = env_size("GP_CPU_BLOCK", GP_BLOCK_BYTES, 4096, (size_t)64 << 20);
     g_pf = env_size("GP_CPU_PF", (size_t)-1, 0, 64);
     g_band = env_size("GP_CPU_BAND", 0, 0, 4096);
     g_direct = env_size("GP_CPU_DIRECT", GP_DIRECT_BYTES, 0, (size_t)1 << 40);
@@ -381,7 +381,8 @@ GP_AVX2_FN static void tile8_avx2(const u8 *s8, size_t ls, u8 *d8, size_t ld, si
  * staging tile of up to GP_STAGE_ROWS elements each, then each dst row is written as one
  * contiguous run of n * 4 bytes (256-512 B). Eight dst rows per pass, not the strip's sixteen:
  * 12.2-12.6 against 9.6-10.7 GB/s for four 8x8 (a 16x16) per step, one thread, 8192^2 f32, six
- * interleaved rounds (bench/NOTES.md, 2026-12-02, eighth session). On Zen 3 (no AVX-512, 512 KiB L2) streaming stores reach the sequential rate only
+ * interleaved rounds (bench/NOTES.md, 2026-12-02, eighth session). On Zen 3 (no AVX-512,
+ * 512 KiB L2) streaming stores reach the sequential rate only
  * for runs >= 256 B (128 B: 12.3 against 21.4 GB/s), and a band that reads enough rows for such
  * runs reads too many streams at once (64 rows: 6.3 GB/s r+w): bench/NOTES.md, 2026-12-02. */
 #define GP_STAGE_ROWS 128
@@ -675,7 +676,7 @@ static void copy_range(u8 *buf, size_t pitch, const u8 *sp, size_t sstride, size
 
 /* fn == NULL: generic element size, copied by tile_generic_es. */
 static void run_blocks(const u8 *s, size_t ls, u8 *d, size_t ld, size_t rows, size_t cols, size_t es,
-                       tile_fn fn, int nt, int fullline, size_t cstep, size_t block)
+                       tile_fn fn, int nt, int fullline, size_t cstep)
 {
     const size_t sstride = ls * es;
     /* strips: the kernel is called on bi x w sub-blocks, w columns = one 64-byte src line */
@@ -718,12 +719,12 @@ static void run_blocks(const u8 *s, size_t ls, u8 *d, size_t ld, size_t rows, si
     }
 
     /* block: bj columns (row pieces of ~g_run bytes: long sequential reads), bi rows (so that
-     * a block is ~block bytes and its dst pieces are whole 64-byte lines) */
+     * a block is ~g_block bytes and its dst pieces are whole 64-byte lines) */
     size_t bj = g_run / es, bi;
     if (bj < 1) bj = 1;
     bj = round_down(bj, 16);
     if (bj >= cols) bj = cols;
-    bi = block / (bj * es);
+    bi = g_block / (bj * es);
     if (bi < 1) bi = 1;
     size_t g = 64; /* bi * es a multiple of 64 (whole dst lines) and bi a multiple of 16 */
     while (es % g) g >>= 1;
@@ -886,7 +887,7 @@ static void transpose_one(const void *src, size_t ls, void *dst, size_t ld, size
     if (fn == tile4_avx2_st) cstep = 16;
 #endif
     if (g_cstep) cstep = g_cstep;
-    run_blocks(s, ls, d, ld, rows, cols, esize, fn, nt, fullline, cstep, g_block ? g_block : GP_BLOCK_BYTES);
+    run_blocks(s, ls, d, ld, rows, cols, esize, fn, nt, fullline, cstep);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -895,8 +896,8 @@ static void transpose_one(const void *src, size_t ls, void *dst, size_t ld, size
 /* the single-threaded kernel on a sub-matrix with the same pitches. Parts start on multiples of */
 /* 64 elements: their dst pieces start on whole lines wherever the whole call's do. One core of  */
 /* a Zen 3 reaches ~0.45x memcpy with its load and store streams alone (latency-bound), while    */
-/* one memcpy already saturates the memory: two cores transposing at once reach ~0.9x of it      */
-/* (bench/NOTES.md, 2026-12-02, eighth session).                                                 */
+/* one memcpy already saturates the memory: two threads reach 0.72-0.77x of it; 16 threads of a  */
+/* 16-core Xeon 1.15x a 16-thread memcpy (f32; bench/NOTES.md, 2026-12-02, eighth session).      */
 /* ------------------------------------------------------------------------------------------ */
 #define GP_PAR_MIN_BYTES ((size_t)4 << 20)
 

@@ -40,14 +40,14 @@ class Ctx:
         self.suite, self.np, self.run = suite, np, suite.runner.run
 
 
-def expect_error(ctx, d, argv, names=(), any_names=(), cause=None, cwd=None, watch=None):
+def expect_error(ctx, d, argv, names=(), any_names=(), cause=None, cwd=None, watch=None, launch=()):
     """Run gpipe argv in case dir d and check the error contract.
     names: substrings that must all appear in the message; any_names: lists of which one must
     appear; cause: regex (case-insensitive) the message must match; watch: directory whose
-    contents must be unchanged (default d)."""
+    contents must be unchanged (default d); launch: launcher options."""
     watch = watch or d
     before = gc.snapshot(watch)
-    r = ctx.run(argv, ctx.np, cwd=cwd or d)
+    r = ctx.run(argv, ctx.np, cwd=cwd or d, launch=launch)
     problems = []
     if r.timed_out:
         problems.append("did not finish within %.0fs: hang" % ctx.suite.runner.timeout)
@@ -269,6 +269,12 @@ def c_nccl_on_cpu(ctx, d):
                  names=["--exchange nccl"], cause=r"CUDA backend")
 
 
+def c_threads_env(ctx, d):
+    mkfiles.make_valid(os.path.join(d, "in.h5"), shape=(30, 20))
+    expect_error(ctx, d, ["transpose", "in.h5", "--device", "cpu"], names=["GPIPE_THREADS=zz"],
+                 cause=r"expected a number of threads", launch=["-x", "GPIPE_THREADS=zz"])
+
+
 def c_gen_exists(ctx, d):
     mkfiles.make_valid(os.path.join(d, "g.h5"), shape=(3, 3))
     expect_error(ctx, d, ["gen", "g.h5", "--shape", "10x10", "--dtype", "f64"], names=["g.h5"],
@@ -395,6 +401,7 @@ CASES = [
     ("transpose_gpu_mem_0", False, _bad_option(["transpose", "in.h5", "--gpu-mem", "0"], "--gpu-mem")),
     ("transpose_threads_0", False, _bad_option(["transpose", "in.h5", "--threads", "0"], "--threads 0")),
     ("transpose_threads_junk", False, _bad_option(["transpose", "in.h5", "--threads", "2x"], "--threads 2x")),
+    ("transpose_threads_env", False, c_threads_env),
     ("transpose_nccl_on_cpu", True, c_nccl_on_cpu),
     ("transpose_unknown_option", True, _bad_option(["transpose", "in.h5", "--bogus"],
                                                    "--bogus")),
