@@ -4,6 +4,8 @@
  * Prints both times, GB/s (bytes of the matrix / time) and the ratio floor/transpose.
  * usage: mpirun -n P bench_file IN.h5 [--reps N] [--mem SIZE] [--device cpu|cuda] [--json] [--stages FILE]
  *        [--panel-rows K] [--chunk RxC]   (the transpose's options; the floor keeps its own plan)
+ *        [--only floor|transpose]          (time one side only: for profiling each under perf or time)
+ *        [--strategy auto|alltoall|direct] (the transpose's exchange strategy)
  * --stages FILE appends, per rep, the floor's stage maxima over ranks (setup, read, write, finish:
  * close + fsync + rename) and the transpose's --json line (with its write bands: band_panels,
  * bands, buffer_bytes). The load average before and after is printed: on a shared machine the
@@ -81,6 +83,7 @@ static double copy_once(MPI_Comm comm, const char *in_path, const char *out_path
 
 /* Transpose options for experiments (the floor keeps its own plan): --panel-rows, --chunk. */
 static size_t g_panel_rows, g_chunk_r, g_chunk_c;
+static gp_strategy g_strategy = GP_STRATEGY_AUTO;
 
 static double transpose_once(MPI_Comm comm, const char *in_path, const char *out_path, size_t mem,
                              const char *device, const char *json)
@@ -89,6 +92,7 @@ static double transpose_once(MPI_Comm comm, const char *in_path, const char *out
     o.input = in_path; o.output = out_path; o.force = 1; o.quiet = 1; o.mem = mem; o.device = device;
     o.json = json;
     o.panel_rows = g_panel_rows;
+    o.strategy = g_strategy;
     o.chunk_rows = g_chunk_r;
     o.chunk_cols = g_chunk_c;
     gp_error e;
@@ -111,7 +115,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &P);
     size_t mem = 0;
-    const char *in = NULL, *device = "cpu", *stages = NULL;
+    const char *in = NULL, *device = "cpu", *stages = NULL, *only = NULL;
+    const char *usage = "usage: mpirun -n P bench_file IN.h5 [--reps N] [--mem SIZE] [--device cpu|cuda] [--json]\n"
+                        "       [--stages FILE] [--panel-rows K] [--chunk RxC] [--only floor|transpose]\n"
+                        "       [--strategy auto|alltoall|direct]\n";
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--mem") && i + 1 < argc) gp_parse_size(argv[++i], &mem);
@@ -120,10 +127,21 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--stages") && i + 1 < argc) stages = argv[++i];
         else if (!strcmp(argv[i], "--panel-rows") && i + 1 < argc) g_panel_rows = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--chunk") && i + 1 < argc) gp_parse_shape(argv[++i], &g_chunk_r, &g_chunk_c);
-        else in = argv[i];
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--strategy") && i + 1 < argc && !gp_parse_strategy(argv[i + 1], &g_strategy)) i++;
+        else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            if (!rank) fputs(usage, stdout);
+            MPI_Finalize();
+            return 0;
+        } else if (argv[i][0] == '-') {
+            if (!rank) fprintf(stderr, "bench_file: unknown or incomplete option %s\n%s", argv[i], usage);
+            MPI_Finalize();
+            return 2;
+        } else in = argv[i];
     }
-    if (!in || reps < 1) {
-        if (!rank) fprintf(stderr, "usage: mpirun -n P bench_file IN.h5 [--reps N] [--mem SIZE] [--device cpu|cuda] [--json] [--stages FILE]\n");
+    int do_floor = !only || !strcmp(only, "floor"), do_tr = !only || !strcmp(only, "transpose");
+    if (!in || reps < 1 || (!do_floor && !do_tr)) {
+        if (!rank) fputs(usage, stderr);
         MPI_Finalize();
         return 2;
     }
@@ -137,6 +155,10 @@ int main(int argc, char **argv)
     loadavg(load0, sizeof load0);
     copy_once(MPI_COMM_WORLD, in, a, mem);            /* warm the page cache */
     for (int r = 0; r < reps; r++) {                  /* interleaved: drift hits both alike */
+        if (!do_floor) {
+            tt[r] = transpose_once(MPI_COMM_WORLD, in, b, mem, device, stages);
+            continue;
+        }
         tc[r] = copy_once(MPI_COMM_WORLD, in, a, mem);
         double fmax[4];
         MPI_Reduce(g_floor_st, fmax, 4, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
@@ -148,7 +170,7 @@ int main(int argc, char **argv)
                 fclose(f);
             }
         }
-        tt[r] = transpose_once(MPI_COMM_WORLD, in, b, mem, device, stages);
+        if (do_tr) tt[r] = transpose_once(MPI_COMM_WORLD, in, b, mem, device, stages);
     }
     loadavg(load1, sizeof load1);
     qsort(tc, (size_t)reps, sizeof *tc, cmp);
@@ -158,6 +180,8 @@ int main(int argc, char **argv)
         FILE *fp = fopen(in, "rb");
         if (fp) { fseek(fp, 0, SEEK_END); bytes = (double)ftell(fp); fclose(fp); }
         double mc = tc[reps / 2], mt = tt[reps / 2];
+        if (!do_tr) mt = mc;   /* one side only: the ratio is 1 and says nothing */
+        if (!do_floor) mc = mt;
         if (json)
             printf("{\"bench\":\"file\",\"ranks\":%d,\"bytes\":%.0f,\"floor_s\":%.4f,\"transpose_s\":%.4f,"
                    "\"floor_gbps\":%.3f,\"transpose_gbps\":%.3f,\"ratio\":%.3f,\"loadavg\":[\"%s\",\"%s\"]}\n",

@@ -10,7 +10,7 @@
 # there first.
 set -u
 B=${1:-build-gpu}
-PART=${2:-all}   # tests | tests1 | tests2 | tests3 | bench | reduce | final | all
+PART=${2:-all}   # tests | tests1 | tests2 | tests3 | bench | reduce | strategy | final | all
 # One device call runs at most 10 minutes, and the whole gpu suite takes longer on the H200
 # (2026-12-01: kernels --big 155 s, racecheck 206 s, pipeline 118 s, map 186 s, reduce 40 s, the
 # reduce CLI check > 120 s; the reduce racecheck 176 s): tests1, tests2 (the racechecks) and
@@ -63,6 +63,31 @@ if [ "$PART" = reduce ]; then
     done
   fi
   grep -E '^(copy|cub_sum|plain_sum|cub_rows|sum_|batch=|legacy_sum)|best|rsteps|targets|whole sum|row sums|col sums|verification|FAIL' "$O/bench-reduce-gpu.txt"
+  echo "== summary"; cat "$O/summary.txt"; rm -rf "$W"; exit 0
+fi
+# the two exchange strategies file -> file (issue 4: "benchmark both, keep the faster as default"):
+# 2 GiB f32 at 8 ranks (cpu, cuda), one rank with 16 threads, a narrow matrix (each rank's column
+# slab 64 columns = 256 B per row), and out of core (--mem 64M: the matrix 4x the ranks' budget);
+# alternated, so drift hits both alike. GP_STRAT_FILES names the f32 inputs (NAME=RxC),
+# GP_STRAT_CASES the cases (NAME:NP:DEV:FILE:MEM), GP_STRAT_ROUNDS the rounds.
+if [ "$PART" = strategy ]; then
+  for fs in ${GP_STRAT_FILES:-m=16384x32768 n=1048576x512}; do
+    timeout 120 mpirun -q -n 16 "$B/gpipe" gen "$W/${fs%%=*}.h5" --shape "${fs#*=}" --dtype f32 -q
+  done
+  for round in $(seq 1 "${GP_STRAT_ROUNDS:-2}"); do
+    for c in ${GP_STRAT_CASES:-cpu8:8:cpu:m: cuda8:8:cuda:m: cpu1x16:1:cpu:m: narrow8:8:cpu:n: ooc8:8:cpu:m:64M}; do
+      IFS=: read -r name np dev f mem <<< "$c"
+      for strat in alltoall direct; do
+        extra=(); [ -n "$mem" ] && extra=(--mem "$mem")
+        bind=(); [ "$np" = 1 ] && bind=(--bind-to none)
+        timeout 100 mpirun -q -n "$np" "${bind[@]}" "$B/bench/bench_file" "$W/$f.h5" --reps 3 --device "$dev" \
+          --strategy "$strat" "${extra[@]}" --json --stages "$O/strategy-stages-$name-$strat.jsonl" > "$W/s.json" 2>&1
+        rc=$?
+        { printf '%s %s %s ' "$round" "$name" "$strat"; tail -1 "$W/s.json"; } >> "$O/strategy.txt"
+        step "$name $strat r$round" "rc=$rc $(tail -1 "$W/s.json" | grep -oE '"(floor_s|transpose_s|ratio)":[0-9.]+' | tr '\n' ' ')"
+      done
+    done
+  done
   echo "== summary"; cat "$O/summary.txt"; rm -rf "$W"; exit 0
 fi
 # the last call of a session (every change since the last GPU run at once, in ~6 minutes): the gpu

@@ -281,6 +281,7 @@ gp_status gp__h5_check_dataset(gp_h5_in *in, gp_error *e)
     in->type = H5Dget_type(in->dset);
     hid_t dcpl = H5Dget_create_plist(in->dset);
     H5D_layout_t layout = dcpl >= 0 ? H5Pget_layout(dcpl) : H5D_LAYOUT_ERROR;
+    in->filtered = layout == H5D_CHUNKED && H5Pget_nfilters(dcpl) > 0;
     if (dcpl >= 0) H5Pclose(dcpl);
     const char *bad = in->type >= 0 ? gp_h5_type_unsupported(in->type) : "unreadable datatype";
     if (sp < 0 || nd < 0) {

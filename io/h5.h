@@ -11,6 +11,7 @@ typedef struct gp_h5_in {
     hid_t file, dset, type;        /* type: the dataset's own file type (no conversion on read) */
     size_t rows, cols, esize;
     int independent;               /* chunks not all allocated: every rank calls, independent I/O */
+    int filtered;                  /* chunks pass through filters (compression, checksums) */
     char path[PATH_MAX];           /* as given by the user */
     char dset_path[1024];
 } gp_h5_in;

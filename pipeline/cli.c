@@ -57,9 +57,11 @@ static const char *usage_transpose =
     "      --threads N            CPU backend: threads per rank for the transpose (default: the\n"
     "                             CPUs the rank may run on, shared with the node's ranks whose\n"
     "                             CPUs overlap them; also GPIPE_THREADS)\n"
-    "      --strategy alltoall|direct  alltoall (default): ranks read row panels, transpose and\n"
+    "      --strategy auto|alltoall|direct  alltoall: ranks read row panels, transpose them and\n"
     "                             exchange blocks; direct: each rank reads the column slab it owns\n"
-    "                             and MPI-IO's collective buffering does the exchange\n"
+    "                             and MPI-IO's collective buffering does the exchange; auto\n"
+    "                             (default): direct when every rank is on one node and the input\n"
+    "                             is not compressed, else alltoall (always with --exchange nccl)\n"
     "      --exchange auto|mpi|nccl  how panels move between ranks: mpi (host buffers) or nccl\n"
     "                             (GPU to GPU over NVLink/PCIe, no host staging; needs --device\n"
     "                             cuda, one rank per GPU and libnccl.so.2, or GPIPE_NCCL_LIBRARY);\n"
@@ -186,9 +188,8 @@ static int cmd_transpose(cli_ctx c, int argc, char **argv, MPI_Comm comm)
         case 'N': o.progress = 0; break;
         case 'j': o.json = optarg; break;
         case 'S':
-            if (!strcmp(optarg, "alltoall")) o.strategy = GP_STRATEGY_ALLTOALL;
-            else if (!strcmp(optarg, "direct")) o.strategy = GP_STRATEGY_DIRECT;
-            else return say_error(&c, "--strategy %s: expected alltoall or direct%s", optarg, "");
+            if (gp_parse_strategy(optarg, &o.strategy))
+                return say_error(&c, "--strategy %s: expected auto, alltoall or direct%s", optarg, "");
             break;
         case 'c':
             if (gp_parse_shape(optarg, &o.chunk_rows, &o.chunk_cols))

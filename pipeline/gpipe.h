@@ -19,9 +19,10 @@ typedef struct gp_error {
     char msg[1024];   /* one line, no trailing newline, names file/dataset and cause */
 } gp_error;
 
-/* How the blocks reach their owner: all-to-all of transposed row panels (default), or each rank
- * reading the column slab it owns and letting MPI-IO's collective buffering do the exchange. */
-typedef enum { GP_STRATEGY_ALLTOALL = 0, GP_STRATEGY_DIRECT = 1 } gp_strategy;
+/* How the blocks reach their owner: all-to-all of transposed row panels, or each rank reading the
+ * column slab it owns and letting MPI-IO's collective buffering do the exchange; auto (the
+ * default, 0) picks one per run (docs/ARCHITECTURE.md, "Which strategy"). */
+typedef enum { GP_STRATEGY_AUTO = 0, GP_STRATEGY_ALLTOALL = 1, GP_STRATEGY_DIRECT = 2 } gp_strategy;
 
 /* An element-wise stage fused into the transpose (job files: cast, scale, affine, standardize):
  * applied to each panel as it is read, before the transpose, on the worker thread. in is
@@ -78,6 +79,8 @@ gp_status gp_info(MPI_Comm comm, const char *path, int json, FILE *out, gp_error
 gp_status gp_parse_size(const char *s, size_t *out);             /* 123, 64K, 2G, 1.5T */
 gp_status gp_parse_shape(const char *s, size_t *r, size_t *c);   /* RxC, both >= 1 */
 gp_status gp_parse_threads(const char *s, int *n);               /* 1..64 */
+gp_status gp_parse_strategy(const char *s, gp_strategy *st);     /* auto, alltoall, direct */
+const char *gp_strategy_name(gp_strategy st);
 
 #ifdef __cplusplus
 }

@@ -152,5 +152,6 @@ int gp__path_canon(const char *path, char *out, size_t n);
 size_t gp__default_mem(MPI_Comm comm);
 /* Rank among the ranks of the same node. */
 int gp__local_rank(MPI_Comm comm);
+int gp__single_node(MPI_Comm comm);
 int gp__cpu_auto_threads(MPI_Comm comm);   /* CPU transpose threads by the node's CPU masks (collective) */
 #endif

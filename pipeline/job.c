@@ -396,9 +396,7 @@ static int handler(void *user, const char *section, const char *key, const char 
         return perr(c, L, "unknown key '%s' in [standardize] (it takes no keys)", key);
     case GP_JS_TRANSPOSE:
         if (!strcmp(key, "strategy")) {
-            if (!strcmp(v, "alltoall")) j->strategy = GP_STRATEGY_ALLTOALL;
-            else if (!strcmp(v, "direct")) j->strategy = GP_STRATEGY_DIRECT;
-            else return perr(c, L, "strategy '%s': expected alltoall or direct", v);
+            if (gp_parse_strategy(v, &j->strategy)) return perr(c, L, "strategy '%s': expected auto, alltoall or direct", v);
             return 1;
         }
         return perr(c, L, "unknown key '%s' in [transpose] (expected strategy)", key);
@@ -653,7 +651,7 @@ void gp_job_print_plan(FILE *f, const gp_job *j, const gp_job_entry *e, size_t n
             fprintf(f, "  x * %s + %s", s->a.kind ? a : "1", s->b.kind ? b : "0");
             break;
         case GP_JS_STANDARDIZE: fprintf(f, "  (x - column mean) / column std, from a reduction pass"); break;
-        case GP_JS_TRANSPOSE: fprintf(f, "  strategy %s", j->strategy == GP_STRATEGY_DIRECT ? "direct" : "alltoall"); break;
+        case GP_JS_TRANSPOSE: fprintf(f, "  strategy %s", gp_strategy_name(j->strategy)); break;
         case GP_JS_REDUCE: fprintf(f, "  op %s axis %s%s%s", gp_rop_name(s->op),
                                    s->axis == GP_AXIS_ALL ? "all" : s->axis == GP_AXIS_ROWS ? "rows" : "cols",
                                    s->output ? " -> " : "", s->output ? s->output : ""); break;

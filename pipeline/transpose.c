@@ -113,10 +113,27 @@ static gp_status make_backend(MPI_Comm comm, const char *device, int threads, gp
 }
 
 
+/* --strategy auto where the exchange is not NCCL (collective): direct when every rank is on one
+ * node, each rank's column slab has rows of at least GP_DIRECT_MIN_RUN bytes, and the input's
+ * chunks are not filtered (a rank's slab would decode every chunk it crosses, once per rank);
+ * else alltoall. Measured on one node (bench/NOTES.md, "Exchange strategies"): direct was faster
+ * with slab rows of 16 KiB (2 and 8 ranks, CPU and CUDA, in memory and out of core), even at
+ * 4 KiB, and slower below (1.3x at 1 KiB, 3x at 256 B: MPI-IO's collective read of short
+ * pieces); across nodes nothing was measured, and the exchange stays with MPI's point-to-point. */
+#define GP_DIRECT_MIN_RUN ((size_t)8192)
+static gp_strategy auto_strategy(MPI_Comm comm, const gp_h5_in *in)
+{
+    int P, node1 = gp__single_node(comm);
+    MPI_Comm_size(comm, &P);
+    size_t run = in->cols / (size_t)P * in->esize;   /* the narrowest slab's row */
+    if (P == 1) return GP_STRATEGY_DIRECT;           /* one slab: whole rows, nothing crosses */
+    return node1 && run >= GP_DIRECT_MIN_RUN && !in->filtered ? GP_STRATEGY_DIRECT : GP_STRATEGY_ALLTOALL;
+}
+
 /* --exchange: "mpi" (host buffers, pipeline/exchange.c) or "nccl" (device buffers, the
  * backend's transpose_exchange). auto picks NCCL when every rank drives its own GPU and every
  * rank can load NCCL; an explicit nccl that cannot run is an error. Collective. Sets *nccl. */
-static gp_status setup_exchange(MPI_Comm comm, const gp_transpose_opts *o, gp_backend *be, const gp_plan *plan,
+static gp_status setup_exchange(MPI_Comm comm, const gp_transpose_opts *o, gp_backend *be, gp_strategy strategy,
                                 int *nccl, gp_error *e)
 {
     int rank, P;
@@ -129,7 +146,7 @@ static gp_status setup_exchange(MPI_Comm comm, const gp_transpose_opts *o, gp_ba
         if (strcmp(x, "mpi")) return gp__fail(e, GP_EINVAL, "--exchange %s: expected auto, mpi or nccl", x);
         return GP_OK;
     }
-    if (plan->strategy == GP_STRATEGY_DIRECT) {
+    if (strategy == GP_STRATEGY_DIRECT) {
         if (want) return gp__fail(e, GP_EINVAL, "--exchange nccl needs --strategy alltoall (direct has no exchange)");
         return GP_OK;
     }
@@ -313,13 +330,17 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     hid_t otype = o->map ? (hid_t)o->map->out_type : in.type;
     size_t in_es = in.esize, es = H5Tget_size(otype);
     make_backend(comm, o->device, o->threads, &be, err);
+    if ((st = gp__agree(comm, err))) goto done;
+    gp_strategy strat = o->strategy;
+    if ((st = setup_exchange(comm, o, be, strat == GP_STRATEGY_AUTO ? GP_STRATEGY_ALLTOALL : strat, &nccl, err)))
+        goto done;
+    if (strat == GP_STRATEGY_AUTO) strat = nccl ? GP_STRATEGY_ALLTOALL : auto_strategy(comm, &in);
     size_t mid_es = o->map ? es : 0;   /* the map stage's output buffer beside each read buffer */
-    if (!err->code && gp__plan_make2(&plan, o->strategy, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank,
-                                     mem, o->panel_rows, mid_es, err))
+    if (gp__plan_make2(&plan, strat, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank, mem, o->panel_rows,
+                       mid_es, err))
         gp__prefix(err, "%s: %s: ", o->input, in.dset_path);
     plan.esize = es;   /* budget sized for the larger element; the exchange moves output elements */
     if ((st = gp__agree(comm, err))) goto done;
-    if ((st = setup_exchange(comm, o, be, &plan, &nccl, err))) goto done;
     if (nccl) MPI_Comm_dup(comm, &acomm);
     be->dev_mem_limit = o->gpu_mem;
     if (nccl && o->gpu_mem) {
@@ -337,7 +358,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
                          o->panel_rows, kg);
             } else {
                 gp__plan_free(&plan);
-                gp__plan_make2(&plan, o->strategy, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank, mem, kg,
+                gp__plan_make2(&plan, strat, in.rows, in.cols, es > in_es ? es : in_es, nranks, rank, mem, kg,
                                mid_es, err);
                 plan.esize = es;
             }
@@ -650,6 +671,7 @@ done:;
                 for (int i = 0; i < ST_N; i++) json_object_set_new(stages, stage_name[i], json_real(tmax[i]));
                 json_object_set_new(j, "stage_seconds_max", stages);
                 size_t nbands = plan.npanels ? (plan.npanels + plan.band_panels - 1) / plan.band_panels : 0;
+                json_object_set_new(j, "strategy", json_string(gp_strategy_name(plan.strategy)));
                 json_object_set_new(j, "band_panels", json_integer((json_int_t)plan.band_panels));
                 json_object_set_new(j, "bands", json_integer((json_int_t)nbands));
                 json_object_set_new(j, "buffer_bytes", json_integer((json_int_t)plan.mem_bytes));

@@ -131,6 +131,37 @@ gp_status gp_parse_threads(const char *s, int *n)
     return GP_OK;
 }
 
+static const char *const strategy_names[] = {"auto", "alltoall", "direct"};
+
+gp_status gp_parse_strategy(const char *s, gp_strategy *st)
+{
+    for (int i = 0; s && i < 3; i++)
+        if (!strcmp(s, strategy_names[i])) {
+            *st = (gp_strategy)i;
+            return GP_OK;
+        }
+    return GP_EINVAL;
+}
+
+const char *gp_strategy_name(gp_strategy st)
+{
+    return (unsigned)st < 3 ? strategy_names[st] : "?";
+}
+
+/* All of comm's ranks on one node (one shared-memory domain). Collective. */
+int gp__single_node(MPI_Comm comm)
+{
+    MPI_Comm node = node_comm(comm);
+    int n = 0, P = 0;
+    if (node == MPI_COMM_NULL) return 0;
+    MPI_Comm_size(node, &n);
+    MPI_Comm_size(comm, &P);
+    MPI_Comm_free(&node);
+    int all = n == P, every = 0;   /* the same answer on every rank */
+    MPI_Allreduce(&all, &every, 1, MPI_INT, MPI_MIN, comm);
+    return every;
+}
+
 gp_status gp_parse_size(const char *s, size_t *out)
 {
     if (!s || !*s) return GP_EINVAL;

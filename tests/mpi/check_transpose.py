@@ -502,6 +502,33 @@ def case_threads_auto(ctx):
         check(ok, "%s: backend %r, expected %d thread(s) (%d CPUs, %d ranks)" % (flags, backend, want, ncpu, ctx.np))
 
 
+def case_strategy_auto(ctx):
+    """--strategy auto (the default), as the JSON summary names it: on one node direct when every
+    rank's column slab has rows of >= 8 KiB, else alltoall; alltoall for compressed chunks (direct
+    would decode a chunk once per rank whose slab crosses it); one rank: direct. An explicit
+    strategy as given."""
+    d = ctx.suite.casedir("strategy_auto")
+    rng = np.random.default_rng(96)
+    one = ctx.np == 1
+    wide, narrow, gz = (os.path.join(d, n) for n in ("wide.h5", "narrow.h5", "gz.h5"))
+    write_np(wide, "/A", rand_array("<f8", (7, 4099), rng), mode="w")      # slab rows >= 8192 B at 1-4 ranks
+    write_np(narrow, "/A", rand_array("<f8", (257, 131), rng), mode="w")   # at 2 ranks 520 B
+    write_np(gz, "/A", rand_array("<i4", (37, 4099), rng), mode="w", chunks=(16, 64), compression="gzip")
+    for inp, flags, want in ((wide, [], "direct"), (narrow, [], "direct" if one else "alltoall"),
+                             (gz, [], "direct" if one else "alltoall"),
+                             (wide, ["--strategy", "alltoall"], "alltoall"), (narrow, ["--strategy", "direct"], "direct"),
+                             (gz, ["--strategy", "direct"], "direct"), (wide, ["--strategy", "auto"], "direct")):
+        js = os.path.join(d, "run.jsonl")
+        if os.path.exists(js):
+            os.unlink(js)
+        base = os.path.basename(inp)
+        verify(ctx, d, inp, "/A", ["transpose", base, "--force", "-q", "--json", js] + flags,
+               os.path.join(d, base.replace(".h5", ".T.h5")), "/A")
+        with open(js) as f:
+            got = json.loads(f.readline())["strategy"]
+        check(got == want, "%s %s: strategy %r, expected %r (%d ranks)" % (base, flags, got, want, ctx.np))
+
+
 def pipeline_cases(ctx):
     c = ctx.suite.case
     inputs = [("i32_2x3", "<i4", (2, 3)), ("i32_101x103", "<i4", (101, 103)),
@@ -509,16 +536,18 @@ def pipeline_cases(ctx):
               ("compound12_41x31", COMPOUND12, (41, 31)),
               ("opaque5_23x19", tagged_opaque(5, b"gpipe-test:opaque5"), (23, 19)),
               ("c128_33x17", "<c16", (33, 17)), ("u8_200x131", "u1", (200, 131))]
-    variants = [("direct", ["--strategy", "direct"], None),
+    # the default strategy (auto) is direct here; the other cases name theirs
+    variants = [("alltoall", ["--strategy", "alltoall"], None),
                 ("alltoall_panel1", ["--strategy", "alltoall", "--panel-rows", "1"], None),
                 ("panel3", ["--panel-rows", "3"], None),
                 ("direct_panel2", ["--strategy", "direct", "--panel-rows", "2"], None),
-                ("mem64K", ["--mem", "64K"], None)]
+                ("alltoall_mem64K", ["--strategy", "alltoall", "--mem", "64K"], None)]
     for iname, maker, shape in inputs:
         for vname, flags, _ in variants:
             nm = "opt_%s_%s" % (vname, iname)
             c(nm, case_opts, ctx, nm, maker, shape, flags)
     c("threads_auto", case_threads_auto, ctx)
+    c("strategy_auto", case_strategy_auto, ctx)
     # threaded CPU transposes (calls of >= 4 MiB are cut into parts, one per thread)
     for nm, maker, shape, flags in [("opt_threads3_f64_2053x1031", "<f8", (2053, 1031), ["--threads", "3"]),
                                     ("opt_threads2_u8_1999x4099", "u1", (1999, 4099), ["--threads", "2"]),
@@ -528,7 +557,7 @@ def pipeline_cases(ctx):
     for iname, maker, shape, chunk in [("f64_389x517", "<f8", (389, 517), (16, 16)),
                                        ("i16_37x5", "<i2", (37, 5), (5, 37)),
                                        ("compound12_41x31", COMPOUND12, (41, 31), (7, 3))]:
-        for vname, flags in [("alltoall", []), ("direct", ["--strategy", "direct"]),
+        for vname, flags in [("alltoall", ["--strategy", "alltoall"]), ("direct", []),
                              ("panel2", ["--panel-rows", "2"])]:
             nm = "opt_out_chunk_%s_%s" % (vname, iname)
             c(nm, case_opts, ctx, nm, maker, shape,

@@ -115,6 +115,30 @@ static void test_defaults_and_long_line(void **state)
     free(t);
 }
 
+/* [transpose] strategy: auto by default, each name as given; the names round-trip */
+static void test_strategy(void **state)
+{
+    (void)state;
+    const char *names[] = {"auto", "alltoall", "direct"};
+    for (int i = -1; i < 3; i++) {
+        char t[200], err[512] = "";
+        int o = snprintf(t, sizeof t, "[read]\nfile = a.h5\n[transpose]\n%s%s\n[write]\nfile = o.h5\n",
+                         i < 0 ? "" : "strategy = ", i < 0 ? "" : names[i]);
+        gp_job j;
+        int rc = gp_job_parse_buffer("t.ini", t, (size_t)o, &j, err, sizeof err);
+        if (rc) fprintf(stderr, "%s\n", err);
+        assert_int_equal(rc, 0);
+        assert_int_equal(j.strategy, i < 0 ? GP_STRATEGY_AUTO : (gp_strategy)i);
+        assert_string_equal(gp_strategy_name(j.strategy), i < 0 ? "auto" : names[i]);
+        gp_job_free(&j);
+    }
+    gp_strategy st = GP_STRATEGY_DIRECT;
+    assert_int_equal(gp_parse_strategy("Direct", &st), GP_EINVAL);
+    assert_int_equal(gp_parse_strategy("", &st), GP_EINVAL);
+    assert_int_equal(gp_parse_strategy(NULL, &st), GP_EINVAL);
+    assert_int_equal(st, GP_STRATEGY_DIRECT);   /* untouched on error */
+}
+
 static void test_templates(void **state)
 {
     (void)state;
@@ -213,7 +237,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_valid), cmocka_unit_test(test_defaults_and_long_line),
-        cmocka_unit_test(test_templates), cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_templates), cmocka_unit_test(test_bad), cmocka_unit_test(test_strategy),
         cmocka_unit_test(test_nul_and_missing_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
