@@ -942,11 +942,19 @@ void gp_cpu_set_threads(int n)
     g_threads = n < 1 ? 1 : n > GP_CPU_MAX_THREADS ? GP_CPU_MAX_THREADS : n;
 }
 
+static int env_threads = 1;         /* GP_CPU_THREADS, read once */
+static pthread_once_t env_threads_once = PTHREAD_ONCE_INIT;
+
+static void read_env_threads(void)
+{
+    env_threads = (int)env_size("GP_CPU_THREADS", 1, 1, GP_CPU_MAX_THREADS);
+}
+
 int gp_cpu_threads(void)
 {
     if (g_threads) return g_threads;
-    size_t n = env_size("GP_CPU_THREADS", 1, 1, GP_CPU_MAX_THREADS);
-    return (int)n;
+    pthread_once(&env_threads_once, read_env_threads);
+    return env_threads;
 }
 
 /* Cuts the call into np <= nt parts of >= 64 elements along its longer side; returns np. */
