@@ -117,16 +117,18 @@ static gp_status make_backend(MPI_Comm comm, const char *device, int threads, gp
  * node, each rank's column slab has rows of at least GP_DIRECT_MIN_RUN bytes, and the input's
  * chunks are not filtered (a rank's slab would decode every chunk it crosses, once per rank);
  * else alltoall. Measured on one node (bench/NOTES.md, "Exchange strategies"): direct was faster
- * with slab rows of 16 KiB (2 and 8 ranks, CPU and CUDA, in memory and out of core), even at
- * 4 KiB, and slower below (1.3x at 1 KiB, 3x at 256 B: MPI-IO's collective read of short
- * pieces); across nodes nothing was measured, and the exchange stays with MPI's point-to-point. */
+ * with slab rows of 16 KiB (2 and 8 ranks, CPU and CUDA, in memory and out of core), tied at
+ * 4 KiB, and slower below (1.2x at 1-2 KiB, 3x at 256 B: MPI-IO's collective read of short
+ * pieces); across nodes nothing was measured, and the exchange stays with MPI's point-to-point.
+ * One rank: direct (one slab of whole rows). */
 #define GP_DIRECT_MIN_RUN ((size_t)8192)
 static gp_strategy auto_strategy(MPI_Comm comm, const gp_h5_in *in)
 {
-    int P, node1 = gp__single_node(comm);
+    int P;
     MPI_Comm_size(comm, &P);
-    size_t run = in->cols / (size_t)P * in->esize;   /* the narrowest slab's row */
-    if (P == 1) return GP_STRATEGY_DIRECT;           /* one slab: whole rows, nothing crosses */
+    if (P == 1) return GP_STRATEGY_DIRECT;            /* the same on every rank: no collective skipped */
+    size_t run = in->cols / (size_t)P * in->esize;    /* the narrowest slab's row */
+    int node1 = gp__single_node(comm);
     return node1 && run >= GP_DIRECT_MIN_RUN && !in->filtered ? GP_STRATEGY_DIRECT : GP_STRATEGY_ALLTOALL;
 }
 
