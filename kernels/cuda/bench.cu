@@ -233,7 +233,6 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
             gp_tile_layout l;
             int tune;
             size_t group; /* GROUP orders: panel bytes (0 = the library's 2048) */
-            int pfhw;     /* PF: prefetch distance in half-waves (0 = the library's 2) */
         };
         std::vector<V> vs = {{"naive", GP_TILE_NAIVE, 0},   {"none", GP_TILE_NONE, 0},
                              {"pad", GP_TILE_PAD, 0},       {"swizzle", GP_TILE_SWIZZLE, 0},
@@ -318,15 +317,6 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
                                   (o ? dt : dt & ~GP_CUDA_TUNE_COLMAJOR) | GP_CUDA_TUNE_GROUP,
                                   (size_t)1024 << w});
                 }
-            /* the default kernel with the next tiles' src rows prefetched into L2 by the bulk
-             * copy engine, 1/2, 1, 2 and 4 waves of resident blocks ahead (tune bit PF) */
-            static char pnames[5][4][40];
-            static const int phw[4] = {1, 2, 4, 8};
-            for (int w = 0; w < 4; w++) {
-                snprintf(pnames[ei][w], 40, "default+pf%d/2", phw[w]);
-                vs.push_back({pnames[ei][w], gp_cuda_default_layout(es), dt | GP_CUDA_TUNE_PF, 0,
-                              phw[w]});
-            }
             vs.push_back({"default#2", GP_TILE_DEFAULT, 0});
         }
         if (match) { /* --match a,b,c: only variants whose names contain one of them */
@@ -347,7 +337,6 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
         for (const V &v : vs) {
             CK(cudaMemset(c.dst, 0xA5, mb));
             gp_cuda_tile_group_bytes(v.group);
-            gp_cuda_prefetch_halfwaves(v.pfhw);
             if ((rc = time_median(c, [&] {
                      return gp_cuda_transpose_dev_tuned(c.src, c.dst, rows, cols, es, v.l,
                                                         v.tune, 0) != 0;

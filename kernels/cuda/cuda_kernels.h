@@ -34,10 +34,7 @@ enum { GP_CUDA_TUNE_ALT = 1, GP_CUDA_TUNE_STREAM = 2, GP_CUDA_TUNE_COLMAJOR = 4,
        GP_CUDA_TUNE_GROUP = 64,
        /* more shapes: k_vec / k_vec1h with fewer registers per load in flight (CFG_E, CFG_F,
         * both), or with ASYNC two k_async shapes with ~64 KB in flight per SM */
-       GP_CUDA_TUNE_CFG_E = 128, GP_CUDA_TUNE_CFG_F = 256,
-       /* k_vec / k_vec1h: each block asks the bulk copy engine to bring the src rows of the
-        * tile gp_cuda_prefetch_halfwaves() half-waves of resident blocks ahead into L2 */
-       GP_CUDA_TUNE_PF = 512 };
+       GP_CUDA_TUNE_CFG_E = 128, GP_CUDA_TUNE_CFG_F = 256 };
 int gp_cuda_transpose_dev_tuned(const void *d_src, void *d_dst, size_t rows, size_t cols,
                                 size_t esize, gp_tile_layout layout, int tune,
                                 cudaStream_t stream);
@@ -49,8 +46,6 @@ void gp_cuda_async_grid_cap(int blocks);
 /* Bench and tests only: the panel size of the GROUP tile orders in bytes (0 = 2048). Not
  * thread-safe. */
 void gp_cuda_tile_group_bytes(size_t bytes);
-/* Tune bit PF: how far ahead, in half-waves of resident blocks (1..64; 0: the default 2). */
-void gp_cuda_prefetch_halfwaves(int hw);
 /* The tuning bits gp_cuda_transpose_dev runs for an element size (0 for the other sizes). */
 int gp_cuda_default_tune(size_t esize);
 

@@ -30,19 +30,6 @@
 
 typedef unsigned long long ull;
 
-/* One request of the bulk copy engine that brings bytes (a multiple of 16, 16-byte aligned) of
- * global memory into L2, no registers and no completion to wait for (sm_90; a no-op in the CPU
- * emulation). Tune::pf. */
-__device__ __forceinline__ void l2_prefetch(const void *p, unsigned bytes)
-{
-#if !defined(GP_CUDA_EMU) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(p), "r"(bytes) : "memory");
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
 // kernels ------------------------------------------------------------------------------------------
 
 /* Atomic versions of gp_xdep_m / gp_xdep_d (two's-complement wrap-around makes unsigned
@@ -642,8 +629,8 @@ __device__ __forceinline__ void vadd_all(TState &s, const A16<T> &v, int sq, ull
 /* axis all: grid-stride over tiles of blockDim.x * U vectors (one contiguous tile per block per
  * step), U loads in flight per thread, spills into a shared superaccumulator as in k_sum_all. */
 template <typename T, int U>
-__global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, int pf,
-                                                 gp_xfmt f, ull *gacc, long long *out)
+__global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, gp_xfmt f,
+                                                 ull *gacc, long long *out)
 {
     GP_EXTERN_SHARED(ull, sh);
     const int w = f.nl + GP_XSPECIAL, isf = Elem<T>::F;
@@ -659,11 +646,6 @@ __global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t
     const size_t stride = (size_t)gridDim.x * tile;
     const A16<T> *p = xv + blockIdx.x * tile + threadIdx.x;
     for (size_t b = blockIdx.x * tile; b < nv; b += stride, p += stride) {
-        if (pf && threadIdx.x < 32) {   /* Tune::pf: this block's tile pf steps ahead into L2, a lane a part */
-            const size_t pb = b + (size_t)pf * stride, part = tile / 32;
-            const size_t v0 = pb + threadIdx.x * part;
-            if (v0 < nv) l2_prefetch(xv + v0, (unsigned)((nv - v0 < part ? nv - v0 : part) * 16));
-        }
         A16<T> v[U];
         ld16_step<T, U>(p, ug && b + tile <= nv, xv, b + threadIdx.x, blockDim.x, nv, v);
         if constexpr (std::is_same<T, float>::value && U >= 2) {
@@ -1507,8 +1489,6 @@ struct Tune {
     int ug;        /* f32/f64 sums: 1 a step whose U loads are all in range loads them without a bounds test, from
                     * one pointer (axis all, rows: 32-bit offsets; cols: a stepped pointer); 0: a 64-bit test
                     * and address per load (column extrema always take the first way) */
-    int pf;        /* axis all: > 0 each block asks the bulk copy engine for its tile pf steps ahead into L2
-                    * (cp.async.bulk.prefetch, one request per lane of the first warp); 0 off */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -1580,9 +1560,9 @@ static int grow(void **p, size_t *cap, size_t need, int pinned, char *err, size_
 
 static void tune_desc(gp_cuda_reduce *c)
 {
-    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,pf=%d",
+    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
-             c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug, c->tune.pf);
+             c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -1607,11 +1587,10 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "fin") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fin = n;
         else if (!strcmp(tok, "fm") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fm = n;
         else if (!strcmp(tok, "ug") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.ug = n;
-        else if (!strcmp(tok, "pf") && n >= 0 && n <= 8 && v[0] >= '0' && v[0] <= '8' && !v[1]) t.pf = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1, ug=0|1, pf=0..8", tok, v);
+                     "fm=0|1, ug=0|1", tok, v);
             return GP_EINVAL;
         }
     }
@@ -1635,7 +1614,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 0};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -1865,11 +1844,10 @@ static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f,
         size_t work = (m / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
         unsigned g = grid_for(c, fast::k_sum_all<T, U>, bs, smem, work);
         if (zacc) {   /* one chunk: limbs in zacc (kept zero), normalised into acc by the last block */
-            GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.pf, f, zacc,
-                                                                      acc);
+            GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x, n, sq, c->tune.batch, c->tune.ug, f, zacc, acc);
             break;
         }
-        GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x + s, m, sq, c->tune.batch, c->tune.ug, c->tune.pf, f,
+        GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x + s, m, sq, c->tune.batch, c->tune.ug, f,
                                                                   reinterpret_cast<ull *>(acc), (long long *)NULL);
         GP_LAUNCH(1, 32, 0, c->stream, k_norm)(acc, 1, f.nl, w);
     }

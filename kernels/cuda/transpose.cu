@@ -98,35 +98,13 @@ template <int L, int M, int K> __device__ __forceinline__ int soff(int d, int c)
     return d * M + c;
 }
 
-/* Tune bit PF: the src rows of tile t (TR rows x TC elements of ES bytes; rows and cols are
- * multiples of 16 / ES here, so every row piece is 16-byte aligned and a multiple of 16 long)
- * go into L2 through the bulk copy engine, one request per row: no registers, nothing to wait
- * for. The kernels ask for the tile pf blocks ahead of their own (the grid is one block per
- * tile, so that block runs about pf / resident blocks waves later). */
-template <int ES, int TR, int TC, int NT>
-__device__ __forceinline__ void prefetch_tile(const uint4 *src, size_t rows, size_t cols, size_t ntr,
-                                              size_t ntc, size_t ntiles, int order, size_t t)
-{
-    if (t >= ntiles) return;
-    size_t tr, tc;
-    gp_tile_at(t, ntr, ntc, order, &tr, &tc);
-    const size_t c0 = tc * TC, w = cols - c0 < (size_t)TC ? cols - c0 : (size_t)TC;
-    for (int i = threadIdx.x; i < TR; i += NT) {
-        const size_t r = tr * TR + (size_t)i;
-        if (r >= rows) return;
-        const char *p = reinterpret_cast<const char *>(src) + (r * cols + c0) * ES;
-        asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(p), "r"((unsigned)(w * ES))
-                     : "memory");
-    }
-}
-
 /* Register cap from the threads per SM asked for: 512 (128 registers) for 4-16 B, 384 (170)
  * for 2 B, 256 for 1 B, whose 64-word micro-blocks spill under 170 (ptxas -v). */
 template <int ES> constexpr int min_threads() { return ES >= 4 ? 512 : ES == 2 ? 384 : 256; }
 template <int ES, int M, int NT, int L, bool STREAM, int MINT = min_threads<ES>()>
 __global__ void __launch_bounds__(NT, MINT / NT > 0 ? MINT / NT : 1)
     k_vec(const uint4 *__restrict__ src, uint4 *__restrict__ dst, size_t rows, size_t cols,
-          size_t ntr, size_t ntc, size_t ntiles, int order, int pf)
+          size_t ntr, size_t ntc, size_t ntiles, int order)
 {
     constexpr int K = 16 / ES;
     constexpr int T = M * K;          /* tile edge in elements */
@@ -144,7 +122,6 @@ __global__ void __launch_bounds__(NT, MINT / NT > 0 ? MINT / NT : 1)
         const int nmr = rl < (size_t)M ? (int)rl : M; /* valid micro-rows / micro-cols */
         const int nmc = cl < (size_t)M ? (int)cl : M;
         const bool full = (nmr == M) && (nmc == M);
-        if (pf) prefetch_tile<ES, T, T, NT>(src, rows, cols, ntr, ntc, ntiles, order, t + (size_t)pf);
 
         uint32_t v[MB][K][4];
 #pragma unroll
@@ -218,7 +195,7 @@ __device__ __forceinline__ uint32_t tr4x4(const uint32_t (&in)[8][4], int j, int
 template <int TR, int MC, int NT, int L, int MINT>
 __global__ void __launch_bounds__(NT, MINT / NT > 0 ? MINT / NT : 1)
     k_vec1h(const uint4 *__restrict__ src, uint4 *__restrict__ dst, size_t rows, size_t cols,
-            size_t ntr, size_t ntc, size_t ntiles, int order, int pf)
+            size_t ntr, size_t ntc, size_t ntiles, int order)
 {
     constexpr int M = TR / 16;           /* chunks per dst row of the tile */
     constexpr int G8 = TR / 8;           /* 8-row groups */
@@ -237,7 +214,6 @@ __global__ void __launch_bounds__(NT, MINT / NT > 0 ? MINT / NT : 1)
         const int ng = rl < (size_t)G8 ? (int)rl : G8; /* valid 8-row groups (rows % 16 == 0) */
         const int nmc = cl < (size_t)MC ? (int)cl : MC;
         const bool full = (ng == G8) && (nmc == MC);
-        if (pf) prefetch_tile<1, TR, MC * 16, NT>(src, rows, cols, ntr, ntc, ntiles, order, t + (size_t)pf);
 
         uint32_t v[MB][8][4];
 #pragma unroll
@@ -598,31 +574,11 @@ size_t g_group_bytes = 2048;
  * tc_bytes, dst row run tr_bytes). */
 int tile_order(int mode, size_t tr_bytes, size_t tc_bytes)
 {
-    mode &= 3; /* bits 8..: the prefetch distance of tune bit PF (pf_tiles) */
     if (mode < 2) return mode;
     size_t g = g_group_bytes / (mode == 2 ? tc_bytes : tr_bytes);
     if (g < 1) g = 1;
     if (g > (1u << 20)) g = 1u << 20;
     return mode | (int)(g << 2);
-}
-
-/* Tune bit PF: prefetch distance in half-waves of resident blocks (gp_cuda_prefetch_halfwaves;
- * the launchers carry it in bits 8.. of their mode argument). */
-int g_pf_halfwaves = 2;
-
-/* Tiles ahead for a kernel from the half-waves in bits 8.. of mode: its resident blocks on the
- * device x half-waves / 2. */
-template <typename KF> int pf_tiles(KF kern, int nt, size_t smem, int mode)
-{
-    const int hw = mode >> 8;
-    if (!hw) return 0;
-    int dev = 0, sms = 0, nb = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess ||
-        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, kern, nt, smem) != cudaSuccess)
-        return 0;
-    const long r = (long)sms * nb * hw / 2;
-    return r > 0 ? (int)r : 1;
 }
 
 template <int ES, int M, int NT, int L, bool S, int MINT = min_threads<ES>()>
@@ -641,10 +597,9 @@ int launch_vec(const void *s, void *d, size_t rows, size_t cols, int mode, cudaS
         }
     }
     const size_t ntr = (rows + T - 1) / T, ntc = (cols + T - 1) / T, nt = ntr * ntc;
-    const int pf = pf_tiles(k_vec<ES, M, NT, L, S, MINT>, NT, smem, mode);
     k_vec<ES, M, NT, L, S, MINT><<<grid_for(nt), NT, smem, st>>>(
         static_cast<const uint4 *>(s), static_cast<uint4 *>(d), rows, cols, ntr, ntc, nt,
-        tile_order(mode, T * ES, T * ES), pf);
+        tile_order(mode, T * ES, T * ES));
     return launched();
 }
 
@@ -660,9 +615,8 @@ int launch_vec1h(const void *s, void *d, size_t rows, size_t cols, int mode, cud
             cudaSuccess)
         return GP_EDEVICE;
     const size_t ntr = (rows + TR - 1) / TR, ntc = (cols + TC - 1) / TC, nt = ntr * ntc;
-    const int pf = pf_tiles(kern, NT, smem, mode);
     kern<<<grid_for(nt), NT, smem, st>>>(static_cast<const uint4 *>(s), static_cast<uint4 *>(d),
-                                         rows, cols, ntr, ntc, nt, tile_order(mode, TR, TC), pf);
+                                         rows, cols, ntr, ntc, nt, tile_order(mode, TR, TC));
     return launched();
 }
 
@@ -833,8 +787,7 @@ int launch_vec_es(const void *s, void *d, size_t rows, size_t cols, gp_tile_layo
     const bool alt = (tune & GP_CUDA_TUNE_ALT) != 0;
     const bool str = (tune & GP_CUDA_TUNE_STREAM) != 0;
     /* tile order mode (gp_tile_at): row-/column-major, either of them in panels with GROUP */
-    int mode = ((tune & GP_CUDA_TUNE_COLMAJOR) ? 1 : 0) | ((tune & GP_CUDA_TUNE_GROUP) ? 2 : 0);
-    if (tune & GP_CUDA_TUNE_PF) mode |= g_pf_halfwaves << 8; /* k_vec and k_vec1h only */
+    const int mode = ((tune & GP_CUDA_TUNE_COLMAJOR) ? 1 : 0) | ((tune & GP_CUDA_TUNE_GROUP) ? 2 : 0);
     if (tune & GP_CUDA_TUNE_ASYNC) {
         const int c = (tune & GP_CUDA_TUNE_CFG_F)   ? 5
                       : (tune & GP_CUDA_TUNE_CFG_E) ? 4
@@ -942,8 +895,6 @@ template <typename F> int by_unit(size_t u, F f)
 extern "C" void gp_cuda_async_grid_cap(int blocks) { g_async_cap = blocks > 0 ? blocks : 0; }
 
 extern "C" void gp_cuda_tile_group_bytes(size_t bytes) { g_group_bytes = bytes ? bytes : 2048; }
-
-extern "C" void gp_cuda_prefetch_halfwaves(int hw) { g_pf_halfwaves = hw > 0 && hw <= 64 ? hw : 2; }
 
 extern "C" int gp_cuda_default_tune(size_t esize)
 {

@@ -233,19 +233,6 @@ int main(int argc, char **argv)
                             }
                         gp_cuda_tile_group_bytes(0);
                     }
-                    /* tune bit PF (the src rows of a tile further on prefetched into L2) on
-                     * every k_vec / k_vec1h shape, half a wave ahead and 32 waves (past the end) */
-                    if (tiled && !off)
-                        for (int hw : {1, 64}) {
-                            gp_cuda_prefetch_halfwaves(hw);
-                            for (int e : {0, (int)GP_CUDA_TUNE_ALT, (int)GP_CUDA_TUNE_CFG_C,
-                                          (int)GP_CUDA_TUNE_CFG_D, (int)GP_CUDA_TUNE_CFG_E,
-                                          (int)GP_CUDA_TUNE_CFG_F, GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_ALT,
-                                          GP_CUDA_TUNE_CFG_E | GP_CUDA_TUNE_CFG_F | GP_CUDA_TUNE_ALT})
-                                run_case({s.r, s.c, es, l, e | GP_CUDA_TUNE_COLMAJOR | GP_CUDA_TUNE_PF, off},
-                                         h_src.data(), ref.data(), out.data(), d_src, d_dst);
-                            gp_cuda_prefetch_halfwaves(0);
-                        }
                     /* the two extra tile shapes (swizzled layout) */
                     if (l == GP_TILE_SWIZZLE && !off && !async_only)
                         for (int t : {(int)GP_CUDA_TUNE_CFG_C, (int)GP_CUDA_TUNE_CFG_D,
