@@ -20,6 +20,9 @@ static const char *usage_reduce =
     "result has the same bits for any number of ranks, any panel size, CPU or GPU.\n"
     "Float inputs give f64 results; integer sum/min/max are exact in i64 (u64 for unsigned\n"
     "inputs and absmax; an overflow is an error); mean, sumsq and norm2 are f64.\n"
+    "--result-type input keeps the input's type instead: f32 data give f32 results (the f64\n"
+    "result rounded to nearest), integer data their own integer type (a result that does not\n"
+    "fit is an error naming the row or column; mean and norm2 of integers have no such result).\n"
     "NaN: any NaN makes sum/mean/sumsq/norm2/min/max/absmax NaN; +Inf and -Inf together give NaN.\n"
     "argmin/argmax give the int64 index of the first minimum/maximum (ties: the smallest index;\n"
     "any NaN: the first NaN, like numpy; -0 < +0): the column for --axis rows, the row for --axis\n"
@@ -33,6 +36,8 @@ static const char *usage_reduce =
     "  -o, --output FILE          write the result to an HDF5 file (1-D dataset)\n"
     "      --output-dataset PATH  dataset path in the output (default /rows, /cols or /all)\n"
     "  -f, --force                overwrite an existing output file\n"
+    "      --result-type wide|input  f64/i64/u64 results (wide, the default) or the input's\n"
+    "                             element type (input; argmin/argmax indices stay int64)\n"
     "      --json FILE            append the result as one JSON line (- = stdout)\n"
     "      --device auto|cpu|cuda backend (default auto: CUDA when a GPU is visible)\n"
     "      --mem SIZE             host memory budget per rank, e.g. 512M, 2G\n"
@@ -148,7 +153,7 @@ int gp_cli_reduce(int argc, char **argv, MPI_Comm comm)
         {"output-dataset", required_argument, 0, 'O'}, {"force", no_argument, 0, 'f'},
         {"json", required_argument, 0, 'j'}, {"device", required_argument, 0, 'D'},
         {"mem", required_argument, 0, 'm'}, {"panel-rows", required_argument, 0, 'k'},
-        {"timeout", required_argument, 0, 'W'},
+        {"timeout", required_argument, 0, 'W'}, {"result-type", required_argument, 0, 'T'},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     MPI_Comm_rank(comm, &g_rank);
     gp_reduce_opts o;
@@ -183,6 +188,10 @@ int gp_cli_reduce(int argc, char **argv, MPI_Comm comm)
         case 'f': o.force = 1; break;
         case 'q': o.quiet = 1; break;
         case 'j': o.json = optarg; break;
+        case 'T':
+            if (gp_parse_result_type(optarg, &o.result_input))
+                return err_line("--result-type %s: expected wide or input%s", optarg, "");
+            break;
         case 'D':
             if (strcmp(optarg, "auto") && strcmp(optarg, "cpu") && strcmp(optarg, "cuda"))
                 return err_line("--device %s: expected auto, cpu or cuda%s", optarg, "");

@@ -81,6 +81,7 @@ gp_status gp_parse_shape(const char *s, size_t *r, size_t *c);   /* RxC, both >=
 gp_status gp_parse_threads(const char *s, int *n);               /* 1..64 */
 gp_status gp_parse_strategy(const char *s, gp_strategy *st);     /* auto, alltoall, direct */
 const char *gp_strategy_name(gp_strategy st);
+gp_status gp_parse_result_type(const char *s, int *input);       /* wide (0), input (1) */
 
 #ifdef __cplusplus
 }

@@ -421,7 +421,12 @@ static int handler(void *user, const char *section, const char *key, const char 
             *dst = key[0] == 'o' ? resolve(j, v) : xstrdup(v);
             return *dst ? 1 : perr(c, L, "out of memory");
         }
-        return perr(c, L, "unknown key '%s' in [reduce] (expected op, axis, output, dataset)", key);
+        if (!strcmp(key, "result_type")) {
+            if (gp_parse_result_type(v, &s->result_input))
+                return perr(c, L, "result_type '%s': expected wide or input", v);
+            return 1;
+        }
+        return perr(c, L, "unknown key '%s' in [reduce] (expected op, axis, output, dataset, result_type)", key);
     case GP_JS_STATS:
         return perr(c, L, "unknown key '%s' in [stats] (it takes no keys)", key);
     case GP_JS_WRITE:

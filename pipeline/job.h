@@ -43,6 +43,7 @@ typedef struct gp_jstage {
     gp_raxis axis;
     char *output, *output_dataset;   /* reduce: optional templates */
     int has_op;
+    int result_input;         /* reduce: result_type = input */
 } gp_jstage;
 
 typedef struct gp_job {

@@ -316,6 +316,7 @@ static gp_status run_reduction(MPI_Comm comm, const gp_job *j, const gp_jstage *
     ro.dataset = dataset;
     ro.op = s->op;
     ro.axis = s->axis;
+    ro.result_input = s->result_input;
     if (s->output) {
         if (gp_job_template_expand(s->output, en->file, en->dataset, j->name, index, out, sizeof out) ||
             (s->output_dataset &&

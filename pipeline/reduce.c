@@ -203,7 +203,44 @@ typedef struct {
     size_t w;          /* words per sum accumulator */
     char otype;        /* output element: 'f' f64, 'i' i64, 'u' u64 */
     int rowval;        /* rows axis of a float sum on CUDA: the backend rounds each row (rowval[]) */
+    size_t nsize;      /* --result-type input: bytes of the input type the results are narrowed to
+                        * (an f64 to f32, an i64/u64 to the input's integer); 0: wide results */
+    int nsigned;       /* narrowing to a signed integer type */
+    char nwhy[96];     /* why of a result that does not fit the input type */
 } rctx;
+
+/* --result-type input: whether a wide result v fits the input type (floats always do: an f64
+ * becomes the nearest f32, which may be +-Inf). */
+static int narrow_fits(const rctx *x, uint64_t v)
+{
+    if (!x->nsize || x->otype == 'f' || (x->nsize == 8 && (x->otype == 'i') == x->nsigned)) return 1;
+    const unsigned bits = 8u * (unsigned)x->nsize;
+    if (x->otype == 'i') {   /* signed result: into [-2^(bits-1), 2^(bits-1)) or [0, 2^bits) */
+        const int64_t s = (int64_t)v;
+        if (!x->nsigned) return s >= 0 && (bits == 64 || (uint64_t)s < (1ull << bits));
+        return s >= -(int64_t)(1ull << (bits - 1)) && s < (int64_t)(1ull << (bits - 1));
+    }
+    /* unsigned result (u64, or absmax of signed integers) */
+    return x->nsigned ? v < (1ull << (bits - 1)) : (bits == 64 || v < (1ull << bits));
+}
+
+/* Packs n wide results (f64 / i64 / u64 in 8-byte slots) into dst as the narrow type. */
+static void narrow_pack(const rctx *x, const uint64_t *v, size_t n, void *dst)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (x->otype == 'f') {
+            float f = (float)gp_bitsd(v[i]);
+            memcpy((char *)dst + 4 * i, &f, 4);
+            continue;
+        }
+        switch (x->nsize) {   /* two's complement: the low bytes of a value that fits */
+        case 1: ((uint8_t *)dst)[i] = (uint8_t)v[i]; break;
+        case 2: ((uint16_t *)dst)[i] = (uint16_t)v[i]; break;
+        case 4: ((uint32_t *)dst)[i] = (uint32_t)v[i]; break;
+        default: ((uint64_t *)dst)[i] = v[i]; break;
+        }
+    }
+}
 
 /* The result of one target into *v (8 bytes) from its accumulator acc (or, when val is not NULL,
  * the exact sum already rounded by the backend), its extremum key and NaN count, or its argmin/
@@ -223,6 +260,7 @@ static int finalize(const rctx *x, const int64_t *acc, const double *val, uint64
                 *why = x->otype == 'u' ? "overflows uint64" : "overflows int64";
                 return -1;
             }
+            if (!narrow_fits(x, *v)) { *why = x->nwhy; return -1; }
             return 0;
         }
         double d = val ? *val : gp_xvalue(acc, x->f);
@@ -240,6 +278,7 @@ static int finalize(const rctx *x, const int64_t *acc, const double *val, uint64
     if (gp_rtype_is_float(x->t)) *v = gp_dbits(gp_unkey_d(key));
     else if (gp_rtype_is_unsigned(x->t) || x->k == GP_RK_ABSMAX) *v = key;
     else *v = (uint64_t)gp_unkey_i(key);
+    if (!narrow_fits(x, *v)) { *why = x->nwhy; return -1; }   /* absmax of INT_MIN */
     return 0;
 }
 
@@ -290,6 +329,28 @@ static void reduce_job(void *p)
 
 static const char *axis_name(gp_raxis a) { return a == GP_AXIS_ALL ? "all" : a == GP_AXIS_ROWS ? "rows" : "cols"; }
 
+/* A result's bit pattern in its output type, as hex (f32: 8 digits; integers: 2 per byte). */
+static void result_bits(const rctx *x, uint64_t v, char *hx, size_t n)
+{
+    if (x->nsize && x->otype == 'f') {
+        float f = (float)gp_bitsd(v);
+        uint32_t b;
+        memcpy(&b, &f, 4);
+        snprintf(hx, n, "%08x", b);
+    } else if (x->nsize && x->nsize < 8) {
+        snprintf(hx, n, "%0*llx", (int)(2 * x->nsize), (unsigned long long)(v & ((1ull << (8 * x->nsize)) - 1)));
+    } else {
+        snprintf(hx, n, "%016llx", (unsigned long long)v);
+    }
+}
+
+static const char *result_dtype(const rctx *x, const gp_rin *in)
+{
+    static const char *names[] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"};
+    if (x->nsize) return names[in->t];
+    return x->otype == 'f' ? "f64" : x->otype == 'i' ? "i64" : "u64";
+}
+
 static json_t *json_value(char otype, uint64_t v)
 {
     if (otype == 'i') return json_integer((json_int_t)(int64_t)v);
@@ -305,15 +366,23 @@ static json_t *json_value(char otype, uint64_t v)
     return json_real(d);
 }
 
-static void print_value(FILE *f, char otype, uint64_t v)
+/* f32 results (--result-type input of f32 data) are printed with the 9 digits that identify a
+ * float; as JSON numbers they are the float's exact value. */
+static void print_value(FILE *f, const rctx *x, uint64_t v)
 {
-    if (otype == 'i') fprintf(f, "%lld", (long long)(int64_t)v);
-    else if (otype == 'u') fprintf(f, "%llu", (unsigned long long)v);
+    if (x->otype == 'i') fprintf(f, "%lld", (long long)(int64_t)v);
+    else if (x->otype == 'u') fprintf(f, "%llu", (unsigned long long)v);
     else {
         double d = gp_bitsd(v);
+        if (x->nsize) d = (double)(float)d;
         if (d != d) fprintf(f, "nan");
-        else fprintf(f, "%.17g", d);
+        else fprintf(f, x->nsize ? "%.9g" : "%.17g", d);
     }
+}
+static json_t *json_result(const rctx *x, uint64_t v)
+{
+    if (x->nsize && x->otype == 'f') v = gp_dbits((double)(float)gp_bitsd(v));
+    return json_value(x->otype, v);
 }
 
 gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
@@ -352,6 +421,24 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     else if (gp_rtype_is_float(in.t) || o->op == GP_OP_MEAN || o->op == GP_OP_SUMSQ || o->op == GP_OP_NORM2) x.otype = 'f';
     else if (gp_rtype_is_unsigned(in.t) || o->op == GP_OP_ABSMAX) x.otype = 'u';
     else x.otype = 'i';
+    if (o->result_input && !is_arg && in.t != GP_RT_F64) {   /* f64 and indices are already their type */
+        const int isf = gp_rtype_is_float(in.t);
+        if (isf && H5Tget_size(in.h.type) != 4) {
+            gp__fail(err, GP_EINVAL, "%s: %s is %s: --result-type input gives f32 or f64 results only; use "
+                     "--result-type wide (f64)", o->input, in.h.dset_path, in.tdesc);
+        } else if (!isf && (o->op == GP_OP_MEAN || o->op == GP_OP_NORM2)) {
+            gp__fail(err, GP_EINVAL, "%s: the %s of %s values is not an integer: --result-type input needs sum, sumsq, "
+                     "min, max or absmax here (or --result-type wide: f64)", o->input, gp_rop_name(o->op), in.tdesc);
+        } else {
+            x.nsize = gp_rtype_size(in.t);
+            x.nsigned = !isf && !gp_rtype_is_unsigned(in.t);
+            if (!isf && o->op == GP_OP_SUMSQ) x.otype = 'u';   /* the exact integer, not its f64 */
+            static const char *names[] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"};
+            snprintf(x.nwhy, sizeof x.nwhy, "overflows %s, the input type (--result-type wide gives 64 bits)",
+                     names[in.t]);
+        }
+    }
+    if ((st = gp__agree(comm, err))) goto done;
 
     size_t R = in.h.rows, C = in.h.cols, es = in.esize;
     if (o->output && (st = gp_h5_check_output(comm, o->input, o->output, o->force, err))) goto done;
@@ -481,8 +568,22 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     size_t ntotal = x.axis == GP_AXIS_ALL ? 1 : x.axis == GP_AXIS_ROWS ? R : C;
 
     hid_t mt = x.otype == 'f' ? H5T_NATIVE_DOUBLE : x.otype == 'i' ? H5T_NATIVE_INT64 : H5T_NATIVE_UINT64;
+    hid_t ft = x.otype == 'f' ? H5T_IEEE_F64LE : x.otype == 'i' ? H5T_STD_I64LE : H5T_STD_U64LE;
+    void *wbuf = res;   /* what is written: the wide results, or packed into the input type */
+    if (x.nsize) {
+        switch (in.t) {
+        case GP_RT_I8: mt = H5T_NATIVE_INT8; ft = H5T_STD_I8LE; break;
+        case GP_RT_I16: mt = H5T_NATIVE_INT16; ft = H5T_STD_I16LE; break;
+        case GP_RT_I32: mt = H5T_NATIVE_INT32; ft = H5T_STD_I32LE; break;
+        case GP_RT_I64: mt = H5T_NATIVE_INT64; ft = H5T_STD_I64LE; break;
+        case GP_RT_U8: mt = H5T_NATIVE_UINT8; ft = H5T_STD_U8LE; break;
+        case GP_RT_U16: mt = H5T_NATIVE_UINT16; ft = H5T_STD_U16LE; break;
+        case GP_RT_U32: mt = H5T_NATIVE_UINT32; ft = H5T_STD_U32LE; break;
+        case GP_RT_U64: mt = H5T_NATIVE_UINT64; ft = H5T_STD_U64LE; break;
+        default: mt = H5T_NATIVE_FLOAT; ft = H5T_IEEE_F32LE; break;
+        }
+    }
     if (o->output) {
-        hid_t ft = x.otype == 'f' ? H5T_IEEE_F64LE : x.otype == 'i' ? H5T_STD_I64LE : H5T_STD_U64LE;
         char dpath[1100];
         snprintf(dpath, sizeof dpath, "%s", o->output_dataset ? o->output_dataset
                  : x.axis == GP_AXIS_ROWS ? "/rows" : x.axis == GP_AXIS_COLS ? "/cols" : "/all");
@@ -496,7 +597,13 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
         gp_h5_set_attr(&out, "gpipe_operation", what, err);
         gp_h5_set_attr(&out, "gpipe_source", src, err);
         if ((st = gp__agree(comm, err))) goto done;
-        write_1d(&out, mt, res0, nres, res, err);
+        if (x.nsize && nres) {
+            wbuf = malloc(nres * x.nsize);
+            if (wbuf) narrow_pack(&x, res, nres, wbuf);
+            else gp__fail(err, GP_ENOMEM, "%s: cannot allocate %zu results", o->input, nres);
+        }
+        if (!err->code) write_1d(&out, mt, res0, nres, wbuf, err);
+        if (wbuf != res) free(wbuf);
         if ((st = gp__agree(comm, err))) goto done;
     }
     /* values to rank 0 for stdout / JSON */
@@ -532,15 +639,15 @@ done:;
             if (x.axis == GP_AXIS_ALL && gp_rkind_is_arg(x.k))   /* the flat row-major index, then where it is */
                 printf("%llu (row %llu, col %llu)\n", (unsigned long long)all[0],
                        (unsigned long long)(all[0] / in.h.cols), (unsigned long long)(all[0] % in.h.cols));
-            else if (x.axis == GP_AXIS_ALL) { print_value(stdout, x.otype, all[0]); putchar('\n'); }
-            else for (size_t i = 0; i < ntotal; i++) { printf("%zu ", i); print_value(stdout, x.otype, all[i]); putchar('\n'); }
+            else if (x.axis == GP_AXIS_ALL) { print_value(stdout, &x, all[0]); putchar('\n'); }
+            else for (size_t i = 0; i < ntotal; i++) { printf("%zu ", i); print_value(stdout, &x, all[i]); putchar('\n'); }
             fflush(stdout);
         }
         if (o->json) {
             json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:[I,I], s:s, s:s, s:i, s:s, s:I, s:I, s:f, s:f}",
                                   "op", gp_rop_name(x.op), "axis", axis_name(x.axis), "input", o->input,
                                   "dataset", in.h.dset_path, "shape", (json_int_t)in.h.rows, (json_int_t)in.h.cols,
-                                  "dtype", in.tdesc, "result_dtype", x.otype == 'f' ? "f64" : x.otype == 'i' ? "i64" : "u64",
+                                  "dtype", in.tdesc, "result_dtype", result_dtype(&x, &in),
                                   "ranks", nranks, "backend", be, "panel_rows", (json_int_t)k,
                                   "panels", (json_int_t)npanels, "seconds", elapsed, "gbps", bytes / elapsed / 1e9);
             if (o->output) {
@@ -548,8 +655,8 @@ done:;
             }
             if (all && x.axis == GP_AXIS_ALL) {
                 char hx[32];
-                snprintf(hx, sizeof hx, "%016llx", (unsigned long long)all[0]);
-                json_object_set_new(j, "value", json_value(x.otype, all[0]));
+                result_bits(&x, all[0], hx, sizeof hx);
+                json_object_set_new(j, "value", json_result(&x, all[0]));
                 json_object_set_new(j, "bits", json_string(hx));
                 if (gp_rkind_is_arg(x.k)) {
                     json_object_set_new(j, "row", json_integer((json_int_t)(all[0] / in.h.cols)));
@@ -559,8 +666,8 @@ done:;
                 json_t *arr = json_array(), *bits = json_array();
                 for (size_t i = 0; i < ntotal; i++) {
                     char hx[32];
-                    snprintf(hx, sizeof hx, "%016llx", (unsigned long long)all[i]);
-                    json_array_append_new(arr, json_value(x.otype, all[i]));
+                    result_bits(&x, all[i], hx, sizeof hx);
+                    json_array_append_new(arr, json_result(&x, all[i]));
                     json_array_append_new(bits, json_string(hx));
                 }
                 json_object_set_new(j, "values", arr);

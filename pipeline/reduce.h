@@ -161,6 +161,9 @@ typedef struct gp_reduce_opts {
     const char *device;                    /* auto, cpu, cuda */
     size_t mem, panel_rows;
     int quiet;
+    int result_input;                      /* --result-type input: results in the input's type (f32 for
+                                            * f32 data, the integer type for integers); 0: wide (f64,
+                                            * i64, u64) */
 } gp_reduce_opts;
 gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err);
 

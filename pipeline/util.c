@@ -143,6 +143,14 @@ gp_status gp_parse_strategy(const char *s, gp_strategy *st)
     return GP_EINVAL;
 }
 
+gp_status gp_parse_result_type(const char *s, int *input)
+{
+    if (s && !strcmp(s, "wide")) *input = 0;
+    else if (s && !strcmp(s, "input")) *input = 1;
+    else return GP_EINVAL;
+    return GP_OK;
+}
+
 const char *gp_strategy_name(gp_strategy st)
 {
     return (unsigned)st < 3 ? strategy_names[st] : "?";

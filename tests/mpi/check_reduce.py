@@ -46,7 +46,7 @@ class Ctx:
         check(len(lines) == 1, "expected one JSON line on stdout\n" + r.describe())
         return json.loads(lines[0]), r
 
-    def json_many(self, path, reqs, pr):
+    def json_many(self, path, reqs, pr, extra=()):
         """The JSON results of many (op, axis) reductions of one file in one launch: a job file
         with one [reduce] section per request (gpipe run: the same reduction code as gpipe
         reduce, one MPI launch instead of len(reqs)); pr as in case_reduce's panels."""
@@ -58,7 +58,7 @@ class Ctx:
             job.append("panel_rows = %s" % pr)
         job += ["[read]", "file = %s" % os.path.basename(path)]
         for op, axis in reqs:
-            job += ["[reduce]", "op = %s" % op, "axis = %s" % axis]
+            job += ["[reduce]", "op = %s" % op, "axis = %s" % axis] + list(extra)
         ini = os.path.join(d, "batch.ini")
         with open(ini, "w") as f:
             f.write("\n".join(job) + "\n")
@@ -417,6 +417,78 @@ def case_int_overflow(c):
     check(int(j["bits"], 16) == dbits(float(15 * (2**63 - 1)) / 15), "exact mean of int64 extremes")
 
 
+def f32bits(b64):
+    """The bits of the f32 nearest to the f64 with bits b64 (NaN: the quiet NaN 0x7fc00000)."""
+    d = np.frombuffer(struct.pack("<Q", b64), dtype="<f8")[0]
+    return int(np.array([d], dtype="<f8").astype("<f4").view("<u4")[0])
+
+
+def case_result_type(c):
+    """--result-type input (CLI and the job key result_type): f32 data give the f64 result
+    rounded to the nearest f32 (bits against the exact references), integer data their own
+    type, a result that does not fit is one clear error with no output file left behind, and
+    what has no result of the input type (mean of integers, f16 data) is refused."""
+    d = c.suite.casedir("result_type")
+    rng = np.random.default_rng(21)
+    path = os.path.join(d, "in.h5")
+    a = make("<f4", (23, 19), rng, True)
+    write(path, a)
+    fops = ["sum", "mean", "sumsq", "norm2", "min", "max", "absmax"]
+    reqs = [(op, axis) for op in fops for axis in ("all", "rows", "cols")]
+    for (op, axis), j in zip(reqs, c.json_many(path, reqs, "5", ["result_type = input"])):
+        exp = [f32bits(b) for b in ref_reduce(a, op, axis)[1]]
+        check(j["result_dtype"] == "f32", "%s %s: result_dtype %s" % (op, axis, j["result_dtype"]))
+        check(got_bits(j) == exp, "%s %s as f32: got %s expected %s" % (op, axis, j["bits"], ["%08x" % v for v in exp]))
+    out = os.path.join(d, "sums.h5")
+    r = c.gp(["reduce", path, "--op", "sum", "--axis", "rows", "--result-type", "input", "-o", out,
+              "--device", c.device, "-q"])
+    gc.expect_ok(r)
+    with h5py.File(out, "r") as f:
+        ds = f["/rows"]
+        check(ds.dtype == np.float32 and ds.shape == (23,), "f32 output: %s %s" % (ds.dtype, ds.shape))
+        got = [int(v) for v in ds[...].view("<u4")]
+    check(got == [f32bits(b) for b in ref_reduce(a, "sum", "rows")[1]], "f32 row sums in the HDF5 output differ")
+    # integers: i16 sums that fit, u8 column sums that do not, absmax of -128 in i8
+    b = rng.integers(-50, 51, size=(11, 7)).astype("<i2")   # squares of a row or column fit i16
+    write(path, b)
+    reqs = [(op, axis) for op in ("sum", "sumsq", "min", "max", "absmax", "argmax") for axis in ("all", "rows", "cols")]
+    ok = [(op, axis) for op, axis in reqs if (op, axis) != ("sumsq", "all")]   # that one is over 2^15
+    for (op, axis), j in zip(ok, c.json_many(path, ok, None, ["result_type = input"])):
+        kind, exp = ref_reduce(b, op, axis)
+        if op == "sumsq":   # the exact integer (the wide result is its f64)
+            g = [b[i, :] for i in range(b.shape[0])] if axis == "rows" else [b[:, k] for k in range(b.shape[1])]
+            exp = [sum(int(v) * int(v) for v in x) for x in g]
+            check(all(v < 2**15 for v in exp), "test data: a sumsq over i16")
+        want_type = "i64" if op.startswith("arg") else "i16"
+        check(j["result_dtype"] == want_type, "%s %s: result_dtype %s" % (op, axis, j["result_dtype"]))
+        mask = 0xFFFFFFFFFFFFFFFF if op.startswith("arg") else 0xFFFF
+        check(got_bits(j) == [int(v) & mask for v in exp], "%s %s as i16: got %s" % (op, axis, j["bits"]))
+    check(sum(int(v) * int(v) for v in b.reshape(-1)) >= 2**15, "test data: sumsq of all within i16")
+    os.remove(out)
+    r = c.gp(["reduce", path, "--op", "sumsq", "--result-type", "input", "-o", out, "--device", c.device, "-q"])
+    check(r.rc == 2 and "overflows i16" in r.err and "all elements" in r.err, "sumsq over i16 must fail\n" + r.describe())
+    check(len(gc.gpipe_stderr_lines(r)) == 1, "one error line expected\n" + r.describe())
+    check(not os.path.exists(out) and not gc.tmp_leftovers(d), "a failed reduce left its output behind")
+    u = rng.integers(0, 256, size=(9, 5)).astype("<u1")
+    write(path, u)
+    r = c.gp(["reduce", path, "--op", "sum", "--axis", "cols", "--result-type", "input", "-o", out,
+              "--device", c.device, "-q"])
+    check(r.rc == 2 and "overflows u8" in r.err and "column" in r.err, "u8 column sums must fail\n" + r.describe())
+    check(not os.path.exists(out) and not gc.tmp_leftovers(d), "a failed reduce left its output behind")
+    j, _ = c.json_of(["reduce", path, "--op", "max", "--axis", "cols", "--result-type", "input", "--device", c.device])
+    check(j["result_dtype"] == "u8" and [v for v in j["values"]] == [int(v) for v in u.max(axis=0)], "u8 max")
+    write(path, np.array([[5, -128], [3, 7]], dtype="<i1"))
+    r = c.gp(["reduce", path, "--op", "absmax", "--result-type", "input", "--device", c.device, "-q"])
+    check(r.rc == 2 and "overflows i8" in r.err, "absmax of -128 as i8 must fail\n" + r.describe())
+    for data, op, what in ((np.ones((3, 3), dtype="<i4"), "mean", "not an integer"),
+                           (np.ones((3, 3), dtype="<f2"), "sum", "f32 or f64 results only")):
+        write(path, data)
+        r = c.gp(["reduce", path, "--op", op, "--result-type", "input", "--device", c.device, "-q"])
+        check(r.rc == 2 and what in r.err and len(gc.gpipe_stderr_lines(r)) == 1, "%s: refused\n%s" % (what, r.describe()))
+    r = c.gp(["reduce", path, "--op", "sum", "--result-type", "narrow", "-q"])
+    check(r.rc == 2 and "expected wide or input" in r.err, "bad --result-type\n" + r.describe())
+
+
 def case_nan_rules(c):
     d = c.suite.casedir("nan")
     a = np.array([[1.0, np.inf, 2.0], [3.0, -np.inf, 4.0], [np.nan, 5.0, -0.0]], dtype="<f8")
@@ -563,6 +635,7 @@ def main():
     S("reduce_int_overflow", case_int_overflow, c)
     S("reduce_hdf5_output", case_hdf5_output, c)
     S("reduce_stdout", case_stdout, c)
+    S("reduce_result_type", case_result_type, c)
     S("stats_f64", case_stats, c, "<f8", (31, 17), 12)
     S("stats_f32", case_stats, c, "<f4", (13, 29), 13)
     S("stats_i16", case_stats, c, "<i2", (11, 7), 14)

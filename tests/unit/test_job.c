@@ -49,7 +49,8 @@ static void test_valid(void **state)
         "chunk = 16x32\n"
         "[reduce]\n"
         "op = mean\n"
-        "axis = cols\n";
+        "axis = cols\n"
+        "result_type = input\n";
     gp_job j;
     char err[1024] = "";
     int rc = parse(t, &j, err, sizeof err);
@@ -83,6 +84,8 @@ static void test_valid(void **state)
     assert_int_equal(j.chunk_c, 32);
     assert_int_equal(j.stages[8].op, GP_OP_MEAN);
     assert_int_equal(j.stages[8].axis, GP_AXIS_COLS);
+    assert_int_equal(j.stages[8].result_input, 1);
+    assert_int_equal(j.stages[7].result_input, 0);
     char plan[512];
     gp_job_plan_string(&j, plan, sizeof plan);
     assert_string_equal(plan, "read > stats > standardize > cast > scale > affine > transpose > write > reduce");
@@ -187,6 +190,7 @@ static const struct bad {
     {"[job]\ndevice = tpu\n[read]\nfile = a.h5\n", 2, "device 'tpu'"},
     {"[read]\nfile = a.h5\n[reduce]\nop = median\n", 4, "op 'median'"},
     {"[read]\nfile = a.h5\n[reduce]\nop = sum\naxis = diagonal\n", 5, "axis 'diagonal'"},
+    {"[read]\nfile = a.h5\n[reduce]\nop = sum\nresult_type = narrow\n", 5, "result_type 'narrow': expected wide or input"},
     {"[read]\nfile = a.h5\n[reduce]\n", 3, "[reduce] needs 'op'"},
     {"[read]\nfile = a.h5\n[stats]\nfull = yes\n", 4, "unknown key 'full' in [stats]"},
     {"[read]\nfile = a.h5\ndataset = data\n", 3, "an absolute path"},
