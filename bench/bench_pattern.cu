@@ -180,6 +180,32 @@ int main(int argc, char **argv)
         double cms2 = median([&] { CK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice)); });
         printf("  copy again: %.1f GB/s\n", 2.0 * bytes / (cms2 * 1e6));
     }
+    /* the issue's own matrices (gpipe bench kernels: 2 GiB per element size), every tile that
+     * divides them, column-major order: the pattern's ceiling for each kernel shape */
+    printf("\nthe bench's matrices, block transposes in column-major order\n");
+    {
+        struct IS { int es; size_t n; } is[] = {{1, 46336}, {2, 32768}, {4, 23168}, {8, 16384}, {16, 11584}};
+        for (const IS &m : is) {
+            const size_t rows = m.n, rb = m.n * m.es, bytes = rows * rb, scols = rb / 16;
+            double cms = median([&] { CK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice)); });
+            const double copy = 2.0 * bytes / (cms * 1e6);
+            printf("es %d: %zu x %zu B, copy %.1f GB/s\n", m.es, rows, rb, copy);
+            for (int TR : {16, 32, 64, 128, 256})
+                for (int TCB : {128, 256, 512, 1024}) {
+                    const int DR = TCB / m.es, DCB = TR * m.es;
+                    if (rows % TR || rb % TCB || DCB < 16 || DCB > 4096 || DR < 1) continue;
+                    Pat p{ilog2(TR), ilog2(TCB / 16), ilog2(DR), ilog2(DCB / 16), 1, 0, 0, 0};
+                    const size_t ntr = rows / TR, ntc = rb / TCB;
+                    double ms = median([&] { k_pattern<8><<<(unsigned)(ntr * ntc), 256>>>(src, dst, scols, ntr, ntc, p); });
+                    const double gb = 2.0 * bytes / (ms * 1e6);
+                    printf("  %3dx%-4d -> %4dx%-4d cm %8.1f GB/s %6.1f%%\n", TR, TCB, DR, DCB, gb, 100.0 * gb / copy);
+                    if (jf)
+                        fprintf(jf, "{\"bench\":\"issue\",\"es\":%d,\"n\":%zu,\"tr\":%d,\"tcb\":%d,\"gbps\":%.1f,"
+                                    "\"copy_gbps\":%.1f}\n", m.es, m.n, TR, TCB, gb, copy);
+                }
+        }
+    }
+    if (!full) goto check;
     /* footprint: the 8 B default's tile (64 x 512 B) on matrices of 128 MiB .. 2 GiB with the same
      * 128 KiB pitch, column-major (the transposes' order) and row-major, identity and es 8 */
     printf("\nfootprint: 64 x 512 B tiles, pitch 131072 B, fewer rows\n");
@@ -229,6 +255,7 @@ int main(int argc, char **argv)
                     }
         }
     }
+check:
     /* correctness of the index map on one small block transpose (host check) */
     {
         const size_t R = 256, B = 1024, sc = B / 16;

@@ -1300,9 +1300,23 @@ __global__ void k_arg_combine(const ull *pk, const ull *pi, size_t n, int mn, ul
  * column of the first best): items of (row, segment) for G = 2^lg lanes as k_sum_rows; along a
  * lane the columns only grow (head, vectors, tail). nseg > 1: (key, column) per item into
  * pk/pi for k_ext_rows_combine. */
-template <typename T, int U>
+/* One key into a thread's best: with ARG the first index of the best key (the indices a thread
+ * sees only grow), without it the key alone (max/min/absmax: no 64-bit index per element; the
+ * row extrema ran at 0.68-0.72x CUB with it, bench/NOTES.md tenth session). */
+template <bool ARG, typename K>
+__device__ __forceinline__ void fold(K kk, ull i, K &bk, ull &bi, int mn)
+{
+    if constexpr (ARG) {
+        if (takes(kk, bk, bi, ~0ull, mn)) { bk = kk; bi = i; }
+    } else {
+        (void)i;
+        (void)bi;
+        bk = kfold2(bk, kk, mn);
+    }
+}
+template <typename T, int U, bool ARG>
 __global__ void __launch_bounds__(512) k_ext_rows(const T *__restrict__ x, size_t rows, size_t cols, int mn, int ab,
-                                                  int lg, size_t nseg, int arg, ull *okey, ull *oidx, ull *pk, ull *pi)
+                                                  int lg, size_t nseg, ull *okey, ull *oidx, ull *pk, ull *pi)
 {
     typedef typename KT<T>::K K;
     constexpr int VEC = 16 / sizeof(T);
@@ -1319,8 +1333,7 @@ __global__ void __launch_bounds__(512) k_ext_rows(const T *__restrict__ x, size_
             const A16<T> *pv = reinterpret_cast<const A16<T> *>(p + g.h);
             if (g.head)
                 for (size_t i = gl; i < g.h; i += G) {
-                    K kk = kkey<T>(p[i], mn, ab);
-                    if (takes(kk, bk, bi, ~0ull, mn)) { bk = kk; bi = i; }
+                    fold<ARG>(kkey<T>(p[i], mn, ab), (ull)i, bk, bi, mn);
                 }
             for (size_t b = g.vb; b < g.ve; b += (size_t)G * U) {
                 A16<T> v[U];
@@ -1337,25 +1350,27 @@ __global__ void __launch_bounds__(512) k_ext_rows(const T *__restrict__ x, size_
                         size_t e0 = g.h + (b + (size_t)u * G + gl) * VEC;
 #pragma unroll
                         for (int j = 0; j < VEC; j++) {
-                            K kk = kkey<T>(v[u].v[j], mn, ab);
-                            if (takes(kk, bk, bi, ~0ull, mn)) { bk = kk; bi = e0 + j; }
+                            fold<ARG>(kkey<T>(v[u].v[j], mn, ab), e0 + j, bk, bi, mn);
                         }
                     }
             }
             if (g.tail)
                 for (size_t i = g.h + g.nv * VEC + gl; i < cols; i += G) {
-                    K kk = kkey<T>(p[i], mn, ab);
-                    if (takes(kk, bk, bi, ~0ull, mn)) { bk = kk; bi = i; }
+                    fold<ARG>(kkey<T>(p[i], mn, ab), (ull)i, bk, bi, mn);
                 }
         }
         for (int off = G >> 1; off > 0; off >>= 1) {
             K k2 = shfl_down_k<K>(bk, off, G);
-            ull i2 = __shfl_down_sync(FULL, bi, off, G);
-            if (gl < off && pbetter(k2, i2, bk, bi, mn)) { bk = k2; bi = i2; }
+            if constexpr (ARG) {
+                ull i2 = __shfl_down_sync(FULL, bi, off, G);
+                if (gl < off && pbetter(k2, i2, bk, bi, mn)) { bk = k2; bi = i2; }
+            } else if (gl < off) {
+                bk = kfold2(bk, k2, mn);
+            }
         }
         if (gl == 0 && it < items) {
             if (nseg > 1) { pk[it] = key64<T>(bk); pi[it] = bi; }
-            else if (arg) oidx[r] = bi;
+            else if (ARG) oidx[r] = bi;
             else okey[r] = key64<T>(bk);
         }
     }
@@ -1932,14 +1947,15 @@ static int fext_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
     int lg = rows_lg(cols, sizeof(T), U, 1);
     size_t nseg = rows_nseg(c, rows, cols, sizeof(T), U, lg);
     size_t per = (size_t)bs >> lg, work = (rows * nseg + per - 1) / per;
-    unsigned g = grid_for(c, fast::k_ext_rows<T, U>, bs, 0, work);
+    auto kern = arg ? fast::k_ext_rows<T, U, true> : fast::k_ext_rows<T, U, false>;
+    unsigned g = grid_for(c, kern, bs, 0, work);
     ull *pk = NULL, *pi = NULL;
     if (nseg > 1) {
         GROW(c->d_part, c->part_cap, rows * nseg * 2 * sizeof(ull), 0);
         pk = (ull *)c->d_part;
         pi = pk + rows * nseg;
     }
-    GP_LAUNCH(g, bs, 0, c->stream, fast::k_ext_rows<T, U>)(x, rows, cols, mn, ab, lg, nseg, arg, okey, oidx, pk, pi);
+    GP_LAUNCH(g, bs, 0, c->stream, kern)(x, rows, cols, mn, ab, lg, nseg, okey, oidx, pk, pi);
     if (nseg > 1) {
         size_t nb = (rows + 255) / 256;
         GP_LAUNCH((unsigned)nb, 256, 0, c->stream, fast::k_ext_rows_combine)(pk, pi, rows, nseg, mn, arg, okey, oidx);
