@@ -259,8 +259,24 @@ def strip_mpirun_banners(text):
     return "\n".join(out)
 
 
+# PMIx's notice that one of its components does not load (the GPU machine's bundled Open MPI
+# prints it per rank: "[host:pid] pmix_mca_base_component_repository_open: unable to open ...",
+# then indented detail lines): the runtime's, not gpipe's.
+_PMIX_NOISE = re.compile(r"^\[[^\]]*\] pmix_mca_base_component_repository_open: ")
+
+
 def gpipe_stderr_lines(r):
-    return [l for l in strip_mpirun_banners(r.err).split("\n") if l.strip()]
+    out, noise = [], False
+    for l in strip_mpirun_banners(r.err).split("\n"):
+        if _PMIX_NOISE.match(l):
+            noise = True
+            continue
+        if noise and l.startswith((" ", "\t")):
+            continue
+        noise = False
+        if l.strip():
+            out.append(l)
+    return out
 
 
 def expect_ok(r, what="gpipe"):
