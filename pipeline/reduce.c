@@ -346,8 +346,7 @@ static void result_bits(const rctx *x, uint64_t v, char *hx, size_t n)
 
 static const char *result_dtype(const rctx *x, const gp_rin *in)
 {
-    static const char *names[] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"};
-    if (x->nsize) return names[in->t];
+    if (x->nsize) return gp_rtype_name(in->t);
     return x->otype == 'f' ? "f64" : x->otype == 'i' ? "i64" : "u64";
 }
 
@@ -433,9 +432,8 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
             x.nsize = gp_rtype_size(in.t);
             x.nsigned = !isf && !gp_rtype_is_unsigned(in.t);
             if (!isf && o->op == GP_OP_SUMSQ) x.otype = 'u';   /* the exact integer, not its f64 */
-            static const char *names[] = {"i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64"};
             snprintf(x.nwhy, sizeof x.nwhy, "overflows %s, the input type (--result-type wide gives 64 bits)",
-                     names[in.t]);
+                     gp_rtype_name(in.t));
         }
     }
     if ((st = gp__agree(comm, err))) goto done;
@@ -602,8 +600,10 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
             if (wbuf) narrow_pack(&x, res, nres, wbuf);
             else gp__fail(err, GP_ENOMEM, "%s: cannot allocate %zu results", o->input, nres);
         }
-        if (!err->code) write_1d(&out, mt, res0, nres, wbuf, err);
+        if (!(st = gp__agree(comm, err)))   /* every rank or none enters the collective write */
+            write_1d(&out, mt, res0, nres, wbuf ? wbuf : res, err);
         if (wbuf != res) free(wbuf);
+        if (st) goto done;
         if ((st = gp__agree(comm, err))) goto done;
     }
     /* values to rank 0 for stdout / JSON */
