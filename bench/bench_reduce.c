@@ -1,6 +1,8 @@
 /* bench/bench_reduce.c — CPU reduce kernels (one core, what one rank does per panel) against
  * memcpy of the same bytes in the same run: exact sum/sumsq over all, rows and cols, max, and a
- * plain (non-reproducible) double sum loop as the "cost of exactness" reference.
+ * plain (non-reproducible) double sum loop as the "cost of exactness" reference. Data: doubles
+ * scaled over 2^0..2^19 (and f32 of them: blocks span too many binades for the f32 runs), plus
+ * f32 uniform in [-1, 1) (one scale: the runs' case).
  * usage: bench_reduce [MiB per array, default 256] [repeats, default 7]; prints medians. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,8 +33,12 @@ int main(int argc, char **argv)
         ((double *)src)[i] = d;
     }
     for (size_t i = 0; i < bytes / 4; i++) ((float *)dst)[i] = (float)((double *)src)[i % (bytes / 8)];
-    float *f32 = malloc(bytes);
+    float *f32 = malloc(bytes), *u32 = malloc(bytes);
     memcpy(f32, dst, bytes);
+    for (size_t i = 0; i < bytes / 4; i++) {   /* f32 in [-1, 1) unscaled: runs of one scale */
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+        u32[i] = (float)((double)(s >> 11) * 0x1p-53 * 2 - 1);
+    }
     double *f64 = (double *)src;
     int64_t *acc = calloc(1 << 20, 8);
     double *t = malloc(reps * sizeof *t);
@@ -40,7 +46,7 @@ int main(int argc, char **argv)
         {"memcpy", 0}, {"plain f64 sum loop (not reproducible)", 1},
         {"exact sum f64 all", 2}, {"exact sum f32 all", 3}, {"exact sumsq f64 all", 4},
         {"exact sum f32 cols (4096 cols)", 5}, {"exact sum f32 rows (4096 cols)", 6}, {"max f32 all", 7},
-        {"exact sum i32 all", 8}};
+        {"exact sum i32 all", 8}, {"exact sum f32 all, uniform +-1", 9}, {"exact sum f32 rows, uniform +-1", 10}};
     printf("%-40s %10s %8s\n", "case", "GB/s", "x memcpy");
     double base = 0;
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
@@ -63,6 +69,12 @@ int main(int argc, char **argv)
                 gp_cpu_rsum(f32, rows, 4096, GP_RT_F32, GP_RK_SUM, GP_AXIS_ROWS, f, ra);
                 free(ra); break; }
             case 7: gp_cpu_rext(f32, 1, bytes / 4, GP_RT_F32, GP_RK_MAX, GP_AXIS_ALL, &key, &nan); break;
+            case 9: f = GP_XFMT_F32; memset(acc, 0, 1024); gp_cpu_rsum(u32, 1, bytes / 4, GP_RT_F32, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
+            case 10: { f = GP_XFMT_F32; size_t rows = bytes / 4 / 4096, w = gp_rwords(f);
+                int64_t *ra = calloc(rows * w, 8);
+                t0 = now();
+                gp_cpu_rsum(u32, rows, 4096, GP_RT_F32, GP_RK_SUM, GP_AXIS_ROWS, f, ra);
+                free(ra); break; }
             case 8: f = GP_XFMT_INT; memset(acc, 0, 1024); gp_cpu_rsum(f32, 1, bytes / 4, GP_RT_I32, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
             }
             t[r] = now() - t0;

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 #include "pipeline/reduce.h"
 #include "pipeline/status.h"
 
@@ -127,6 +130,116 @@ static void depu192(int64_t *limb, unsigned __int128 lo, uint64_t carry)
 FSUM_KERNELS(f32, float)
 FSUM_KERNELS(f64, double)
 
+/* f32 sums over a row or the whole panel in runs, as the CUDA kernels do (batch=2; docs/
+ * reductions.md): a block of RB floats whose non-zero magnitudes lie within 29 - log2(n) binades
+ * of each other (and are finite) has every partial sum exact in double, so it is summed in plain
+ * double in any order (8 independent lanes the compiler can vectorise); consecutive blocks join a
+ * run while the test holds for all of the run's elements together, and a run goes into the
+ * exact expansion by one TwoSum when it ends. A block that fails alone (wide data, NaN, Inf)
+ * takes the element-by-element path. The sum is exact either way, so the bits are the same. */
+#define RB 64
+/* The test on the largest magnitude mx and the smallest non-zero one mn (+Inf: none) of n >= 2
+ * finite floats, as span_ok in kernels/cuda/reduce.cu. */
+static inline int span_ok32(float mx, float mn, uint64_t n)
+{
+    uint32_t bx, bn;
+    memcpy(&bx, &mx, 4);
+    memcpy(&bn, &mn, 4);
+    int emax = (int)(bx >> 23), emin = (int)(bn >> 23);
+    if (emin < 1) emin = 1;                                        /* subnormals: multiples of 2^-149 */
+    const int lg = 64 - __builtin_clzll(n - 1);                    /* ceil(log2 n) */
+    return emax - emin + lg <= 29;
+}
+/* One block of RB floats: the largest magnitude, the smallest non-zero one (+Inf: none) and the
+ * sum in double (8 lanes; exact whenever span_ok32 passes, so the order does not matter). A NaN
+ * or Inf makes *t non-finite (64 finite floats cannot overflow a double). */
+static inline void block_f32(const float *p, float *mx, float *mn, double *t)
+{
+#ifdef __SSE2__
+    const __m128 absm = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)), inf = _mm_set1_ps(INFINITY);
+    const __m128 zero = _mm_setzero_ps();
+    __m128 x0 = zero, x1 = zero, n0 = inf, n1 = inf;
+    __m128d s0 = _mm_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
+    for (int j = 0; j < RB; j += 8) {
+        const __m128 v0 = _mm_loadu_ps(p + j), v1 = _mm_loadu_ps(p + j + 4);
+        const __m128 a0 = _mm_and_ps(v0, absm), a1 = _mm_and_ps(v1, absm);
+        const __m128 z0 = _mm_cmpeq_ps(a0, zero), z1 = _mm_cmpeq_ps(a1, zero);
+        x0 = _mm_max_ps(x0, a0);
+        x1 = _mm_max_ps(x1, a1);
+        n0 = _mm_min_ps(n0, _mm_or_ps(_mm_and_ps(z0, inf), _mm_andnot_ps(z0, a0)));
+        n1 = _mm_min_ps(n1, _mm_or_ps(_mm_and_ps(z1, inf), _mm_andnot_ps(z1, a1)));
+        s0 = _mm_add_pd(s0, _mm_cvtps_pd(v0));
+        s1 = _mm_add_pd(s1, _mm_cvtps_pd(_mm_movehl_ps(v0, v0)));
+        s2 = _mm_add_pd(s2, _mm_cvtps_pd(v1));
+        s3 = _mm_add_pd(s3, _mm_cvtps_pd(_mm_movehl_ps(v1, v1)));
+    }
+    float lx[4], ln[4];
+    double sd[2];
+    _mm_storeu_ps(lx, _mm_max_ps(x0, x1));
+    _mm_storeu_ps(ln, _mm_min_ps(n0, n1));
+    _mm_storeu_pd(sd, _mm_add_pd(_mm_add_pd(s0, s1), _mm_add_pd(s2, s3)));
+    *mx = lx[0];
+    *mn = ln[0];
+    for (int l = 1; l < 4; l++) {
+        *mx = lx[l] > *mx ? lx[l] : *mx;
+        *mn = ln[l] < *mn ? ln[l] : *mn;
+    }
+    *t = sd[0] + sd[1];
+#else
+    float x = 0, nn = INFINITY;
+    double sl[4] = {0, 0, 0, 0};
+    for (int j = 0; j < RB; j++) {
+        const float av = fabsf(p[j]);
+        x = av > x ? av : x;
+        if (av != 0 && av < nn) nn = av;
+        sl[j & 3] += (double)p[j];
+    }
+    *mx = x;
+    *mn = nn;
+    *t = (sl[0] + sl[1]) + (sl[2] + sl[3]);
+#endif
+}
+static void f32_all_runs(const float *x, size_t n, gp_xfmt f, int64_t *acc)
+{
+    double a[4][GP_XK];
+    memset(a, 0, sizeof a);
+    for (size_t done = 0; done < n;) {
+        size_t m = n - done < CHUNK ? n - done : CHUNK, i = 0;
+        const float *p = x + done;
+        double rs = 0;
+        float rmx = 0, rmn = INFINITY;
+        uint64_t rn = 0;
+        for (; i + RB <= m; i += RB) {
+            float mx, mn;
+            double t;
+            block_f32(p + i, &mx, &mn, &t);
+            /* 64 finite floats cannot overflow a double: t is finite iff every element is */
+            if (!isfinite(t) || !span_ok32(mx, mn, RB)) {
+                for (int j = 0; j < RB; j++) add_val((double)p[i + j], 0, a[j & 3], acc, f);
+                continue;
+            }
+            const float mx2 = mx > rmx ? mx : rmx, mn2 = mn < rmn ? mn : rmn;
+            if (span_ok32(mx2, mn2, rn + RB)) {
+                rs += t;
+                rmx = mx2;
+                rmn = mn2;
+                rn += RB;
+                continue;
+            }
+            if (rs != 0) gp_xexp_add(a[0], rs, acc, f.lo);
+            rs = t;
+            rmx = mx;
+            rmn = mn;
+            rn = RB;
+        }
+        if (rs != 0) gp_xexp_add(a[0], rs, acc, f.lo);
+        for (; i < m; i++) add_val((double)p[i], 0, a[i & 3], acc, f);
+        for (int j = 0; j < 4; j++) gp_xexp_flush(a[j], acc, f.lo);
+        gp_xnorm(acc, f.nl);
+        done += m;
+    }
+}
+
 /* ---- exact sums: integers (128-bit partial sums, deposited every 2^24 elements) ------------------ */
 static inline uint64_t mag_s(int64_t v) { return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v; }
 static inline uint64_t mag_u(uint64_t v) { return v; }
@@ -210,6 +323,13 @@ void gp_cpu_rsum(const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind
                  gp_xfmt f, int64_t *acc)
 {
     int sq = k == GP_RK_SQ;
+    if (t == GP_RT_F32 && !sq && axis != GP_AXIS_COLS) {   /* f32 sums of a panel or of each row: runs */
+        const size_t w = gp_rwords(f);
+        if (axis == GP_AXIS_ALL) f32_all_runs((const float *)buf, rows * cols, f, acc);
+        else
+            for (size_t r = 0; r < rows; r++) f32_all_runs((const float *)buf + r * cols, cols, f, acc + r * w);
+        return;
+    }
     switch (t) {
         DISPATCH_SUM(i8, int8_t) DISPATCH_SUM(i16, int16_t) DISPATCH_SUM(i32, int32_t)
         DISPATCH_SUM(i64, int64_t) DISPATCH_SUM(u8, uint8_t) DISPATCH_SUM(u16, uint16_t)

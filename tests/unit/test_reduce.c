@@ -154,6 +154,77 @@ static void test_permutation_and_split(void **state)
     free(y);
 }
 
+/* f32 sums (axis all and rows) go through runs of blocks summed in plain double when their
+ * exponents allow (kernels/cpu/reduce.c, f32_all_runs): against the f64 kernel on the same
+ * values (an independent exact path, so the correctly rounded result must have the same bits),
+ * on data where the runs hold, break often, or never start (wide exponents, NaN, Inf, subnormals,
+ * zeros, huge cancellations), at lengths around the block size. */
+static uint64_t f32_sum_bits(const float *x, size_t rows, size_t cols, gp_raxis axis, size_t row)
+{
+    gp_xfmt f = gp_rfmt(GP_RT_F32, GP_RK_SUM);
+    size_t w = gp_rwords(f), nt = axis == GP_AXIS_ROWS ? rows : 1;
+    int64_t *acc = calloc(nt * w, 8);
+    gp_cpu_rsum(x, rows, cols, GP_RT_F32, GP_RK_SUM, axis, f, acc);
+    uint64_t b = bits(gp_xvalue(acc + (axis == GP_AXIS_ROWS ? row * w : 0), f));
+    free(acc);
+    return b;
+}
+static uint64_t f64_ref_bits(const float *x, size_t n)
+{
+    double *d = malloc((n ? n : 1) * sizeof *d);
+    for (size_t i = 0; i < n; i++) d[i] = (double)x[i];
+    uint64_t b = bits(sum_split(d, n, 1, GP_RK_SUM));
+    free(d);
+    return b;
+}
+static void test_f32_runs(void **state)
+{
+    (void)state;
+    const size_t n = 100003;
+    float *x = malloc(n * sizeof *x);
+    for (int trial = 0; trial < 8; trial++) {
+        for (size_t i = 0; i < n; i++) {
+            double u = (double)(rnd() >> 11) * 0x1p-53 * 2 - 1;
+            switch (trial) {
+            case 0: x[i] = (float)u; break;                                  /* one scale: long runs */
+            case 1: x[i] = (float)(u * 1e6); break;
+            case 2: x[i] = (float)ldexp(u, (int)(rnd() % 12)); break;        /* runs break now and then */
+            case 3: x[i] = (float)ldexp(u, (int)(rnd() % 80) - 40); break;   /* wide: element by element */
+            case 4: x[i] = (float)(u * 0x1p-140); break;                     /* subnormals */
+            case 5: x[i] = (i % 3 == 0) ? 0.0f : (float)u; break;            /* zeros, -0 below */
+            default: x[i] = (float)u; break;
+            }
+        }
+        if (trial == 5)
+            for (size_t i = 1; i < n; i += 7) x[i] = -0.0f;
+        if (trial == 6) {   /* cancellation: exact negatives and a huge pair inside runs */
+            for (size_t i = 0; i + 1 < n; i += 2) x[i + 1] = -x[i];
+            x[5000] = 0x1p100f;
+            x[77777] = -0x1p100f;
+            x[90001] = 0x1p-100f;
+        }
+        if (trial == 7) {   /* a NaN or an Inf inside otherwise good blocks */
+            x[12345] = INFINITY;
+            x[23456] = 1e-30f;
+        }
+        const uint64_t ref = f64_ref_bits(x, n);
+        assert_true(f32_sum_bits(x, 1, n, GP_AXIS_ALL, 0) == ref);
+        if (trial == 7) {
+            x[54321] = NAN;
+            assert_true(f32_sum_bits(x, 1, n, GP_AXIS_ALL, 0) == bits(gp_bitsd(GP_CANON_NAN)));
+        }
+        /* rows of lengths around the block size, and the whole as one row */
+        const size_t lens[] = {1, 2, 63, 64, 65, 127, 128, 129, 1000, 4099};
+        for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+            const size_t C = lens[li], R = n / C < 40 ? n / C : 40;
+            for (size_t r = 0; r < R; r += 7)
+                assert_true(f32_sum_bits(x, R, C, GP_AXIS_ROWS, r) == f64_ref_bits(x + r * C, C));
+        }
+        assert_true(f32_sum_bits(x, 1, n, GP_AXIS_ROWS, 0) == f64_ref_bits(x, n));
+    }
+    free(x);
+}
+
 /* rows and cols kernels agree with the all kernel on each row/column */
 static void test_axes(void **state)
 {
@@ -305,7 +376,7 @@ int main(void)
         cmocka_unit_test(test_known_answers),  cmocka_unit_test(test_nan_inf),
         cmocka_unit_test(test_permutation_and_split), cmocka_unit_test(test_axes),
         cmocka_unit_test(test_integers),       cmocka_unit_test(test_stats_moments),
-        cmocka_unit_test(test_arg),
+        cmocka_unit_test(test_arg),            cmocka_unit_test(test_f32_runs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
