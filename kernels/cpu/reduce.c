@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <xxhash.h>
-#ifdef __SSE2__
+#if defined(__SSE2__) && !defined(GP_NO_SSE2)   /* GP_NO_SSE2: the portable path, for its test */
 #include <emmintrin.h>
 #endif
 #include "pipeline/reduce.h"
@@ -155,7 +155,7 @@ static inline int span_ok32(float mx, float mn, uint64_t n)
  * or Inf makes *t non-finite (64 finite floats cannot overflow a double). */
 static inline void block_f32(const float *p, float *mx, float *mn, double *t)
 {
-#ifdef __SSE2__
+#if defined(__SSE2__) && !defined(GP_NO_SSE2)   /* GP_NO_SSE2: the portable path, for its test */
     const __m128 absm = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)), inf = _mm_set1_ps(INFINITY);
     const __m128 zero = _mm_setzero_ps();
     __m128 x0 = zero, x1 = zero, n0 = inf, n1 = inf;
