@@ -209,8 +209,8 @@ typedef struct {
     char nwhy[96];     /* why of a result that does not fit the input type */
 } rctx;
 
-/* --result-type input: whether a wide result v fits the input type (floats always do: an f64
- * becomes the nearest f32, which may be +-Inf). */
+/* --result-type input: whether a wide result v fits the input type (floats always do: finalize
+ * has rounded an f64 to the nearest f32, which may be +-Inf). */
 static int narrow_fits(const rctx *x, uint64_t v)
 {
     if (!x->nsize || x->otype == 'f' || (x->nsize == 8 && (x->otype == 'i') == x->nsigned)) return 1;
@@ -224,7 +224,8 @@ static int narrow_fits(const rctx *x, uint64_t v)
     return x->nsigned ? v < (1ull << (bits - 1)) : (bits == 64 || v < (1ull << bits));
 }
 
-/* Packs n wide results (f64 / i64 / u64 in 8-byte slots) into dst as the narrow type. */
+/* Packs n wide results (f64 holding an f32 / i64 / u64 in 8-byte slots) into dst as the narrow
+ * type: exact, finalize has narrowed them. */
 static void narrow_pack(const rctx *x, const uint64_t *v, size_t n, void *dst)
 {
     for (size_t i = 0; i < n; i++) {
@@ -266,6 +267,7 @@ static int finalize(const rctx *x, const int64_t *acc, const double *val, uint64
         double d = val ? *val : gp_xvalue(acc, x->f);
         if (x->op == GP_OP_MEAN) d = n ? d / (double)n : gp_bitsd(GP_CANON_NAN);
         if (x->op == GP_OP_NORM2) d = sqrt(d);
+        if (x->nsize) d = (double)(float)d;   /* --result-type input of f32 data: the nearest f32 */
         if (d != d) d = gp_bitsd(GP_CANON_NAN);
         *v = gp_dbits(d);
         return 0;
@@ -366,22 +368,16 @@ static json_t *json_value(char otype, uint64_t v)
 }
 
 /* f32 results (--result-type input of f32 data) are printed with the 9 digits that identify a
- * float; as JSON numbers they are the float's exact value. */
+ * float. */
 static void print_value(FILE *f, const rctx *x, uint64_t v)
 {
     if (x->otype == 'i') fprintf(f, "%lld", (long long)(int64_t)v);
     else if (x->otype == 'u') fprintf(f, "%llu", (unsigned long long)v);
     else {
         double d = gp_bitsd(v);
-        if (x->nsize) d = (double)(float)d;
         if (d != d) fprintf(f, "nan");
         else fprintf(f, x->nsize ? "%.9g" : "%.17g", d);
     }
-}
-static json_t *json_result(const rctx *x, uint64_t v)
-{
-    if (x->nsize && x->otype == 'f') v = gp_dbits((double)(float)gp_bitsd(v));
-    return json_value(x->otype, v);
 }
 
 gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
@@ -656,7 +652,7 @@ done:;
             if (all && x.axis == GP_AXIS_ALL) {
                 char hx[32];
                 result_bits(&x, all[0], hx, sizeof hx);
-                json_object_set_new(j, "value", json_result(&x, all[0]));
+                json_object_set_new(j, "value", json_value(x.otype, all[0]));
                 json_object_set_new(j, "bits", json_string(hx));
                 if (gp_rkind_is_arg(x.k)) {
                     json_object_set_new(j, "row", json_integer((json_int_t)(all[0] / in.h.cols)));
@@ -667,7 +663,7 @@ done:;
                 for (size_t i = 0; i < ntotal; i++) {
                     char hx[32];
                     result_bits(&x, all[i], hx, sizeof hx);
-                    json_array_append_new(arr, json_result(&x, all[i]));
+                    json_array_append_new(arr, json_value(x.otype, all[i]));
                     json_array_append_new(bits, json_string(hx));
                 }
                 json_object_set_new(j, "values", arr);

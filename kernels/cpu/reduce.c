@@ -133,7 +133,7 @@ FSUM_KERNELS(f64, double)
 /* f32 sums over a row or the whole panel in runs, as the CUDA kernels do (batch=2; docs/
  * reductions.md): a block of RB floats whose non-zero magnitudes lie within 29 - log2(n) binades
  * of each other (and are finite) has every partial sum exact in double, so it is summed in plain
- * double in any order (8 independent lanes the compiler can vectorise); consecutive blocks join a
+ * double in any order (block_f32: SSE2, four 2-lane accumulators); consecutive blocks join a
  * run while the test holds for all of the run's elements together, and a run goes into the
  * exact expansion by one TwoSum when it ends. A block that fails alone (wide data, NaN, Inf)
  * takes the element-by-element path. The sum is exact either way, so the bits are the same. */

@@ -1296,10 +1296,6 @@ __global__ void k_arg_combine(const ull *pk, const ull *pi, size_t n, int mn, ul
     }
 }
 
-/* axis rows, extrema (arg = 0: okey[r] = the row's key) and argmin/argmax (arg = 1: oidx[r] = the
- * column of the first best): items of (row, segment) for G = 2^lg lanes as k_sum_rows; along a
- * lane the columns only grow (head, vectors, tail). nseg > 1: (key, column) per item into
- * pk/pi for k_ext_rows_combine. */
 /* One key into a thread's best: with ARG the first index of the best key (the indices a thread
  * sees only grow), without it the key alone (max/min/absmax: no 64-bit index per element; the
  * row extrema ran at 0.68-0.72x CUB with it, bench/NOTES.md tenth session). */
@@ -1314,6 +1310,10 @@ __device__ __forceinline__ void fold(K kk, ull i, K &bk, ull &bi, int mn)
         bk = kfold2(bk, kk, mn);
     }
 }
+/* axis rows, extrema (ARG false: okey[r] = the row's key) and argmin/argmax (ARG: oidx[r] = the
+ * column of the first best): items of (row, segment) for G = 2^lg lanes as k_sum_rows; along a
+ * lane the columns only grow (head, vectors, tail). nseg > 1: (key, column) per item into
+ * pk/pi for k_ext_rows_combine. */
 template <typename T, int U, bool ARG>
 __global__ void __launch_bounds__(512) k_ext_rows(const T *__restrict__ x, size_t rows, size_t cols, int mn, int ab,
                                                   int lg, size_t nseg, ull *okey, ull *oidx, ull *pk, ull *pi)
