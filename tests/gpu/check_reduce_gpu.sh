@@ -4,7 +4,7 @@
 # references are exact (math.fsum, Python integers, numpy on total-order keys), so passing proves
 # the CUDA results equal the CPU results bit for bit, for every op, axis, type and panel size.
 # Then larger random matrices are reduced with both backends and the JSON bits compared directly
-# (every op and axis as the stages of one `gpipe run` job, at the default and a small --mem):
+# (every op and axis as the stages of one `gpipe run` job, at the default and 97-row panels):
 # plain data (the fast kernels' paths: 4-element exact adds, compact row/column results), wide
 # exponents (the exact fallbacks), NaN/Inf, 16-byte rows (2^k x 4), wide short matrices, and
 # GP_REDUCE_VARIANTS kernel configurations (GP_CUDA_REDUCE; "default" = none).
@@ -24,7 +24,6 @@ for np in ${GP_REDUCE_NPS:-1 2}; do
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir "$tmp/n" "$tmp/w"
 py - "$tmp" <<'PY'
 import sys, numpy as np, h5py
 rng = np.random.default_rng(3)
@@ -42,40 +41,39 @@ for name, shape, dt in (("f32", (4099, 1031), "<f4"), ("f64", (1031, 2053), "<f8
             a[:, 7] = a[:, 7].max()   # ties in a column
     else:
         a = (rng.standard_normal(shape) * np.exp2(rng.integers(-40, 40, size=shape))).astype(dt)
-    # wide matrices (4 rows) in w/: their column accumulators need more than a small --mem
-    with h5py.File("%s/%s/%s.h5" % (sys.argv[1], "w" if shape[0] == 4 else "n", name), "w") as f:
+    with h5py.File("%s/%s.h5" % (sys.argv[1], name), "w") as f:
         f["data"] = a
 PY
-# every op and axis of every file as the reduce stages of one job: a launch per backend and memory
-# budget (one `gpipe reduce` launch per case did not finish within an hour of device time)
+# every op and axis of every file as the reduce stages of one job: a launch per backend and panel
+# size (one `gpipe reduce` launch per case did not finish within an hour of device time)
 ops=${GP_REDUCE_OPS:-sum mean sumsq norm2 min max absmax argmin argmax}
 files=${GP_REDUCE_FILES:-plain plaintall plainwide nan f32 f64 i32 tall wide}
 stages=
 for op in $ops; do for axis in all rows cols; do stages="$stages\n[reduce]\nop = $op\naxis = $axis\n"; done; done
-printf "[read]\nfile = */*.h5\ndataset = /data\n$stages" > "$tmp/all.ini"     # every file
-printf "[read]\nfile = n/*.h5\ndataset = /data\n$stages" > "$tmp/small.ini"   # those --mem 4M fits
+printf "[read]\nfile = *.h5\ndataset = /data\n$stages" > "$tmp/default.ini"
+printf "[job]\npanel_rows = 97\n\n[read]\nfile = *.h5\ndataset = /data\n$stages" > "$tmp/p97.ini"
 keep=" $files "
-for f in "$tmp"/?/*.h5; do b=$(basename "$f" .h5); case "$keep" in *" $b "*) ;; *) rm -f "$f" ;; esac; done
-run() {   # run NAME NP DEVICE MEM VARIANT: the job's JSON lines into $tmp/NAME.jsonl (MEM: small.ini)
-  j=all; [ -z "$4" ] || j=small
+for f in "$tmp"/*.h5; do b=$(basename "$f" .h5); case "$keep" in *" $b "*) ;; *) rm -f "$f" ;; esac; done
+run() {   # run NAME NP DEVICE JOB VARIANT: $tmp/JOB.ini's JSON lines into $tmp/NAME.jsonl
   : > "$tmp/$1.jsonl"
-  GP_CUDA_REDUCE=$5 mpirun --allow-run-as-root --oversubscribe -q -n $2 "$gp" run "$tmp/$j.ini" --device $3 \
-    ${4:+--mem $4} --json "$tmp/$1.jsonl" -q || { echo "FAIL $1: gpipe run exited $?"; return 1; }
+  GP_CUDA_REDUCE=$5 mpirun --allow-run-as-root --oversubscribe -q -n $2 "$gp" run "$tmp/$4.ini" --device $3 \
+    --json "$tmp/$1.jsonl" -q || { echo "FAIL $1: gpipe run exited $?"; return 1; }
 }
 fail=0
-run cpu 2 cpu "" "" || fail=1
-run cpu_small 2 cpu 4M "" || fail=1
-names="cpu_small"
+run cpu 2 cpu default "" || fail=1
+run cpu_p97 2 cpu p97 "" || fail=1
+names="cpu_p97"
 for v in ${GP_REDUCE_VARIANTS:-default}; do
   [ "$v" = default ] && vv= || vv=$v
   n=$(echo "cuda_$v" | tr -c 'A-Za-z0-9_\n' _)
-  run $n 1 cuda "" "$vv" || fail=1
-  run ${n}_small 1 cuda 4M "$vv" || fail=1
-  names="$names $n ${n}_small"
+  run $n 1 cuda default "$vv" || fail=1
+  run ${n}_p97 1 cuda p97 "$vv" || fail=1
+  names="$names $n ${n}_p97"
 done
-py - "$tmp" "$(ls "$tmp"/n | wc -l)" "$(ls "$tmp"/w | wc -l)" "$(echo $ops | wc -w)" cpu $names <<'PY' || fail=1
+py - "$tmp" "$(ls "$tmp"/*.h5 | wc -l)" "$(echo $ops | wc -w)" cpu $names <<'PY' || fail=1
 import json, os, sys
-tmp, nn, nw, nops, ref, others = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5], sys.argv[6:]
+tmp, nfiles, nops, ref, others = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5:]
+want = nfiles * nops * 3   # one result per (input, op, axis) in every run
 def load(name):
     out, panels = {}, set()
     for line in open(os.path.join(tmp, name + ".jsonl")):
@@ -86,12 +84,11 @@ def load(name):
     return out, panels
 base, bp = load(ref)
 bad = 0
-if len(base) != (nn + nw) * nops * 3:
-    print("FAIL %s: %d results, expected %d" % (ref, len(base), (nn + nw) * nops * 3))
+if len(base) != want:
+    print("FAIL %s: %d results, expected %d" % (ref, len(base), want))
     bad = 1
 for name in others:
     got, gp = load(name)
-    want = (nn if name.endswith("_small") else nn + nw) * nops * 3
     diff = sorted(k for k in got if got[k] != base.get(k))
     for k in diff[:20]:
         print("FAIL %s %s %s %s: bits differ from %s" % (name, k[0], k[1], k[2], ref))
