@@ -503,12 +503,13 @@ int main(int argc, char **argv)
         if (sum_all_ms > 0)
             printf("%-18s %-13s exact whole sum / plain float sum: time x%.3f (%.0f vs %.0f GB/s)\n", "cost", "",
                sum_all_ms / plain, c.bytes / sum_all_ms / 1e6, c.bytes / plain / 1e6);
-        /* --variants: the sums with each tuning spec on top of the default, in the same run */
+        /* --variants: each tuning spec on top of the default, in the same run: the sums, or with
+         * --ops every op named there */
         for (const std::string &v : split(variants, ';')) {
             if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err) ||
                 gp_cuda_reduce_tune(c.cu, v.c_str(), c.err, sizeof c.err)) die(c, "tune");
-            for (int o : {SUM_ALL, SUM_ROWS, SUM_COLS}) {
-                if (!op_on(ops, o)) continue;
+            for (int o = 0; o < NOPS; o++) {
+                if (ops ? !op_on(ops, o) : o > SUM_COLS) continue;
                 double ms = time_ms(c, [&] { run_op(c, o, c.x, R, C); });
                 char name[96], why[256] = "not compared";
                 snprintf(name, sizeof name, "%s_%s", op_name[o], v.c_str());

@@ -738,17 +738,33 @@ __device__ __forceinline__ RowSeg row_seg(const T *p, size_t cols, size_t s, siz
  * per row so that few long rows still fill the GPU. nseg = 1: out[r] = the exact row sum rounded,
  * or the row goes to the exception list (out[r] then written by k_rows_exact); nseg > 1: the
  * expansion of each segment into phi/plo[item] (NaN in phi: cannot be exact) for
- * k_combine. */
+ * k_combine. xp (Tune::xp): a group loads the first step of its next item before it merges and
+ * stores the current one, so that the merge does not leave the group without loads in flight
+ * (short rows: a few steps per item). The order of the additions changes nothing: every sum is
+ * exact or goes to the fallback. */
 template <typename T, int U>
 __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_t rows, size_t cols, int sq, int batch, int lg,
-                                                  size_t nseg, int fm, int ug, double *out, double *phi, double *plo,
-                                                  ull *cnt, unsigned *exc)
+                                                  size_t nseg, int fm, int ug, int xp, double *out, double *phi,
+                                                  double *plo, ull *cnt, unsigned *exc)
 {
     constexpr int VEC = 16 / sizeof(T);
     const int G = 1 << lg, lane = threadIdx.x & 31, gl = lane & (G - 1), gpw = 32 >> lg;
     const size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
-    const size_t nwarps = ((size_t)gridDim.x * blockDim.x) >> 5, items = rows * nseg;
-    for (size_t i0 = warp * gpw; i0 < items; i0 += nwarps * gpw) {
+    const size_t nwarps = ((size_t)gridDim.x * blockDim.x) >> 5, items = rows * nseg, wstep = nwarps * gpw;
+    const size_t GU = (size_t)G * U;
+    A16<T> v[U];
+    bool pre = false;   /* v holds the first step of this lane's item (loaded by the previous round) */
+    /* the first step of item it into v; false when the item has no vectors */
+    auto first = [&](size_t it) -> bool {
+        const size_t r = nseg == 1 ? it : it / nseg;
+        const T *p = x + r * cols;
+        const RowSeg g = row_seg(p, cols, it - r * nseg, nseg);
+        if (g.vb >= g.ve) return false;
+        const A16<T> *pv = reinterpret_cast<const A16<T> *>(p + g.h);
+        ld16_step<T, U>(pv + g.vb + gl, ug && g.vb + GU <= g.ve, pv, g.vb + gl, G, g.ve, v);
+        return true;
+    };
+    for (size_t i0 = warp * gpw; i0 < items; i0 += wstep) {
         const size_t it = i0 + (lane >> lg), r = nseg == 1 ? it : it / nseg;
         double a0 = 0, a1 = 0;
         bool bad = false;
@@ -760,23 +776,28 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
             const A16<T> *pv = reinterpret_cast<const A16<T> *>(p + g.h);
             if (g.head)
                 for (size_t i = gl; i < g.h; i += G) fadd1<T>(a0, a1, bad, p[i], sq);
-            for (size_t b = g.vb; b < g.ve; b += (size_t)G * U) {
-                A16<T> v[U];
-                ld16_step<T, U>(pv + b + gl, ug && b + (size_t)G * U <= g.ve, pv, b + gl, G, g.ve, v);
+            if (!pre && g.vb < g.ve) ld16_step<T, U>(pv + g.vb + gl, ug && g.vb + GU <= g.ve, pv, g.vb + gl, G, g.ve, v);
+            for (size_t b = g.vb; b < g.ve;) {
+                /* v: the step at b */
+                bool done = false;
                 if constexpr (std::is_same<T, float>::value && U >= 2) {
                     if (!sq && batch) {
                         double t;
-                        const bool done = step_f32<T, U>(run, v, batch, &t);
+                        done = step_f32<T, U>(run, v, batch, &t);
                         if (t != 0 && !two_add(a0, a1, t)) bad = true;
-                        if (done) continue;
                     }
                 }
+                if (!done) {
 #pragma unroll
-                for (int u = 0; u < U; u++) fadd_vec<T>(a0, a1, bad, v[u], sq);
+                    for (int u = 0; u < U; u++) fadd_vec<T>(a0, a1, bad, v[u], sq);
+                }
+                b += GU;
+                if (b < g.ve) ld16_step<T, U>(pv + b + gl, ug && b + GU <= g.ve, pv, b + gl, G, g.ve, v);
             }
             if (g.tail)
                 for (size_t i = g.h + g.nv * VEC + gl; i < cols; i += G) fadd1<T>(a0, a1, bad, p[i], sq);
         }
+        pre = xp && it + wstep < items && first(it + wstep);
         if constexpr (std::is_same<T, float>::value && U >= 2) {
             /* fm: when every lane of the group has all its elements in its run (nothing flushed into
              * a0, a1) and the runs pass the span test together, every partial sum of the item is
@@ -1311,9 +1332,10 @@ __device__ __forceinline__ void fold(K kk, ull i, K &bk, ull &bi, int mn)
     }
 }
 /* axis rows, extrema (ARG false: okey[r] = the row's key) and argmin/argmax (ARG: oidx[r] = the
- * column of the first best): items of (row, segment) for G = 2^lg lanes as k_sum_rows; along a
- * lane the columns only grow (head, vectors, tail). nseg > 1: (key, column) per item into
- * pk/pi for k_ext_rows_combine. */
+ * column of the first best): items of (row, segment) for G = 2^lg lanes, the geometry of
+ * k_sum_rows (row_geo); along a lane the columns only grow (head, vectors, tail). nseg > 1:
+ * (key, column) per item into pk/pi for k_ext_rows_combine. A step of U loads wholly inside the
+ * segment is folded without per-load tests. */
 template <typename T, int U, bool ARG>
 __global__ void __launch_bounds__(512) k_ext_rows(const T *__restrict__ x, size_t rows, size_t cols, int mn, int ab,
                                                   int lg, size_t nseg, ull *okey, ull *oidx, ull *pk, ull *pi)
@@ -1322,32 +1344,27 @@ __global__ void __launch_bounds__(512) k_ext_rows(const T *__restrict__ x, size_
     constexpr int VEC = 16 / sizeof(T);
     const int G = 1 << lg, lane = threadIdx.x & 31, gl = lane & (G - 1), gpw = 32 >> lg;
     const size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
-    const size_t nwarps = ((size_t)gridDim.x * blockDim.x) >> 5, items = rows * nseg;
+    const size_t nwarps = ((size_t)gridDim.x * blockDim.x) >> 5, items = rows * nseg, GU = (size_t)G * U;
     for (size_t i0 = warp * gpw; i0 < items; i0 += nwarps * gpw) {
-        const size_t it = i0 + (lane >> lg), r = it / nseg;
+        const size_t it = i0 + (lane >> lg), r = nseg == 1 ? it : it / nseg;
         K bk = kident<K>(mn);
         ull bi = ~0ull;
         if (it < items) {
             const T *p = x + r * cols;
-            const RowSeg g = row_seg(p, cols, it % nseg, nseg);
+            const RowSeg g = row_seg(p, cols, it - r * nseg, nseg);
             const A16<T> *pv = reinterpret_cast<const A16<T> *>(p + g.h);
             if (g.head)
                 for (size_t i = gl; i < g.h; i += G) {
                     fold<ARG>(kkey<T>(p[i], mn, ab), (ull)i, bk, bi, mn);
                 }
-            for (size_t b = g.vb; b < g.ve; b += (size_t)G * U) {
+            for (size_t b = g.vb; b < g.ve; b += GU) {
                 A16<T> v[U];
-                bool ok[U];
-#pragma unroll
-                for (int u = 0; u < U; u++) {
-                    size_t i = b + (size_t)u * G + gl;
-                    ok[u] = i < g.ve;
-                    v[u] = ok[u] ? ld16(pv + i) : zero16<T>();
-                }
+                const bool whole = b + GU <= g.ve;
+                ld16_step<T, U>(pv + b + gl, whole, pv, b + gl, G, g.ve, v);
 #pragma unroll
                 for (int u = 0; u < U; u++)
-                    if (ok[u]) {
-                        size_t e0 = g.h + (b + (size_t)u * G + gl) * VEC;
+                    if (whole || b + (size_t)u * G + gl < g.ve) {
+                        const size_t e0 = g.h + (b + (size_t)u * G + gl) * VEC;
 #pragma unroll
                         for (int j = 0; j < VEC; j++) {
                             fold<ARG>(kkey<T>(v[u].v[j], mn, ab), e0 + j, bk, bi, mn);
@@ -1376,16 +1393,73 @@ __global__ void __launch_bounds__(512) k_ext_rows(const T *__restrict__ x, size_
     }
 }
 
-/* The nseg (key, column) pairs of each row into its result, by the (key, index) order. */
-__global__ void k_ext_rows_combine(const ull *__restrict__ pk, const ull *__restrict__ pi, size_t rows, size_t nseg,
-                                   int mn, int arg, ull *okey, ull *oidx)
+/* (key, index) pairs l, l + L, ... of one row's nseg into (bk, bi), four loads in flight */
+__device__ __forceinline__ void ext_lane(const ull *pk, const ull *pi, size_t nseg, size_t s, size_t L, int mn,
+                                         ull &bk, ull &bi)
 {
-    for (size_t r = blockIdx.x * (size_t)blockDim.x + threadIdx.x; r < rows; r += (size_t)gridDim.x * blockDim.x) {
+    for (; s + 3 * L < nseg; s += 4 * L) {
+        ull k[4], i[4];
+#pragma unroll
+        for (int q = 0; q < 4; q++) { k[q] = pk[s + q * L]; i[q] = pi[s + q * L]; }
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+            if (pbetter(k[q], i[q], bk, bi, mn)) { bk = k[q]; bi = i[q]; }
+    }
+    for (; s < nseg; s += L)
+        if (pbetter(pk[s], pi[s], bk, bi, mn)) { bk = pk[s]; bi = pi[s]; }
+}
+/* (bk, bi) of groups of L lanes into their first lane by the (key, index) order */
+__device__ __forceinline__ void ext_tree(int L, int gl, int mn, ull &bk, ull &bi)
+{
+    for (int off = L >> 1; off > 0; off >>= 1) {
+        const ull k2 = __shfl_down_sync(FULL, bk, off, L), i2 = __shfl_down_sync(FULL, bi, off, L);
+        if (gl < off && pbetter(k2, i2, bk, bi, mn)) { bk = k2; bi = i2; }
+    }
+}
+/* The nseg (key, column) pairs of each row into its result, by the (key, index) order (any merge
+ * order gives the same pair). L = 2^ll lanes per row as k_combine (combine_ll), ll > 5 a block
+ * per row: a thread per row walking the 8448 partials of each of the 4 rows of 4 x 2^27 one
+ * after the other kept the GPU idle. */
+__global__ void k_ext_rows_combine(const ull *__restrict__ pk, const ull *__restrict__ pi, size_t rows, size_t nseg,
+                                   int ll, int mn, int arg, ull *okey, ull *oidx)
+{
+    const int lane = threadIdx.x & 31;
+    if (ll > 5) {
+        GP_SHARED_ARRAY(ull, wk, 32);
+        GP_SHARED_ARRAY(ull, wi, 32);
+        const int wid = threadIdx.x >> 5, nw = blockDim.x >> 5;
+        for (size_t r = blockIdx.x; r < rows; r += gridDim.x) {   /* block-uniform */
+            ull bk = kident<ull>(mn), bi = ~0ull;
+            ext_lane(pk + r * nseg, pi + r * nseg, nseg, threadIdx.x, blockDim.x, mn, bk, bi);
+            ext_tree(32, lane, mn, bk, bi);
+            if (lane == 0) { wk[wid] = bk; wi[wid] = bi; }
+            __syncthreads();
+            if (wid == 0) {
+                bk = lane < nw ? wk[lane] : kident<ull>(mn);
+                bi = lane < nw ? wi[lane] : ~0ull;
+                ext_tree(32, lane, mn, bk, bi);
+                if (lane == 0) {
+                    if (arg) oidx[r] = bi;
+                    else okey[r] = bk;
+                }
+            }
+            __syncthreads();
+        }
+        return;
+    }
+    const int L = 1 << ll, gl = lane & (L - 1);
+    const size_t gpw = (size_t)(32 >> ll);
+    const size_t w0 = ((blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5) * gpw;
+    const size_t step = (((size_t)gridDim.x * blockDim.x) >> 5) * gpw;
+    for (size_t rw = w0; rw < rows; rw += step) {   /* warp-uniform */
+        const size_t r = rw + (size_t)(lane >> ll);
         ull bk = kident<ull>(mn), bi = ~0ull;
-        for (size_t s = 0; s < nseg; s++)
-            if (pbetter(pk[r * nseg + s], pi[r * nseg + s], bk, bi, mn)) { bk = pk[r * nseg + s]; bi = pi[r * nseg + s]; }
-        if (arg) oidx[r] = bi;
-        else okey[r] = bk;
+        if (r < rows) ext_lane(pk + r * nseg, pi + r * nseg, nseg, (size_t)gl, (size_t)L, mn, bk, bi);
+        ext_tree(L, gl, mn, bk, bi);
+        if (gl == 0 && r < rows) {
+            if (arg) oidx[r] = bi;
+            else okey[r] = bk;
+        }
     }
 }
 
@@ -1503,7 +1577,8 @@ struct Tune {
                     * (2^20 x 512: 0.887 -> 0.893-0.894x CUB, the others equal; bench/NOTES.md, sixth session) */
     int ug;        /* f32/f64 sums: 1 a step whose U loads are all in range loads them without a bounds test, from
                     * one pointer (axis all, rows: 32-bit offsets; cols: a stepped pointer); 0: a 64-bit test
-                    * and address per load (column extrema always take the first way) */
+                    * and address per load (extrema ignore it: always the first way) */
+    int xp;        /* row sums: 1 a lane group loads its next item's first step before it merges the current one */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -1575,9 +1650,9 @@ static int grow(void **p, size_t *cap, size_t need, int pinned, char *err, size_
 
 static void tune_desc(gp_cuda_reduce *c)
 {
-    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d",
+    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,xp=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
-             c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug);
+             c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug, c->tune.xp);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -1602,10 +1677,11 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "fin") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fin = n;
         else if (!strcmp(tok, "fm") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fm = n;
         else if (!strcmp(tok, "ug") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.ug = n;
+        else if (!strcmp(tok, "xp") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.xp = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1, ug=0|1", tok, v);
+                     "fm=0|1, ug=0|1, xp=0|1", tok, v);
             return GP_EINVAL;
         }
     }
@@ -1629,7 +1705,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -1790,17 +1866,54 @@ static size_t rows_nseg_bal(size_t rows, size_t cols, size_t es, int U, int lg, 
     if (nseg > nv / minv) nseg = nv / minv;
     return nseg > 1 ? nseg : 1;
 }
-/* k_combine over n targets of nseg partials at (t ts + s ss): lanes per target so that each lane
- * merges at least 4 partials (up to a warp per target). */
-static void launch_combine(gp_cuda_reduce *c, const double *phi, const double *plo, size_t n, size_t nseg, size_t ts,
-                           size_t ss, double *out, double *hi, double *lo)
+/* Geometry of the row kernels (k_sum_rows, k_ext_rows): 2^lg lanes per row (rows_lg, tuning
+ * rsteps), nseg segments per row, grid blocks of tune.bs threads. bal=1: fewer rows than lane
+ * groups: rows cut into segments so that every group of a full grid gets the same number k of
+ * (row, segment) items, and the grid cut to ceil(items / k) groups; more rows: the full grid
+ * (cutting it to balance 16384 rows lost more loads in flight than the tail cost: 0.917 vs 0.931x
+ * CUB). bal=0: rows_nseg. */
+struct RowGeo {
+    int lg;
+    size_t nseg;
+    unsigned grid;
+};
+template <typename KF>
+static RowGeo row_geo(gp_cuda_reduce *c, KF kernel, size_t rows, size_t cols, size_t es, int U)
+{
+    RowGeo r;
+    const int bs = c->tune.bs;
+    r.lg = rows_lg(cols, es, U, c->tune.rsteps);
+    const size_t per = (size_t)bs >> r.lg;
+    if (c->tune.bal) {
+        const size_t groups = (size_t)grid_for(c, kernel, bs, 0, (size_t)-1) * per;
+        r.nseg = rows_nseg_bal(rows, cols, es, U, r.lg, groups);
+        const size_t items = rows * r.nseg, k = (items + groups - 1) / groups;
+        const size_t used = r.nseg > 1 ? (items + k - 1) / k : groups;
+        r.grid = (unsigned)(((used < items ? used : items) + per - 1) / per);
+    } else {
+        r.nseg = rows_nseg(c, rows, cols, es, U, r.lg);
+        r.grid = grid_for(c, kernel, bs, 0, (rows * r.nseg + per - 1) / per);
+    }
+    return r;
+}
+/* Lanes per target of the combines (k_combine, k_ext_rows_combine: blocks of 256): 2^ll so that
+ * each lane merges at least 4 partials (up to a warp); ll = 8, a block per target, for few targets
+ * of many partials. *nb: the blocks to launch. */
+static int combine_ll(gp_cuda_reduce *c, size_t n, size_t nseg, unsigned *nb)
 {
     int ll = 0;
     while (ll < 5 && ((size_t)8 << ll) <= nseg) ll++;
-    if (nseg >= 1024 && n < (size_t)c->sms * 8) ll = 8;   /* a block of 256 per target */
-    const size_t per = ll > 5 ? 1 : (size_t)256 >> ll, nb = (n + per - 1) / per, cap = (size_t)c->sms * 8;
-    GP_LAUNCH((unsigned)(nb < cap ? nb : cap), 256, 0, c->stream, fast::k_combine)(phi, plo, n, nseg, ts, ss, ll, out, hi, lo,
-                                                                                  c->d_cnt, c->d_exc);
+    if (nseg >= 1024 && n < (size_t)c->sms * 8) ll = 8;
+    const size_t per = ll > 5 ? 1 : (size_t)256 >> ll, b = (n + per - 1) / per, cap = (size_t)c->sms * 8;
+    *nb = (unsigned)(b < cap ? b : cap);
+    return ll;
+}
+static void launch_combine(gp_cuda_reduce *c, const double *phi, const double *plo, size_t n, size_t nseg, size_t ts,
+                           size_t ss, double *out, double *hi, double *lo)
+{
+    unsigned nb;
+    const int ll = combine_ll(c, n, nseg, &nb);
+    GP_LAUNCH(nb, 256, 0, c->stream, fast::k_combine)(phi, plo, n, nseg, ts, ss, ll, out, hi, lo, c->d_cnt, c->d_exc);
 }
 
 /* Geometry of the column kernels: CV column vectors x RS row lanes per block, bx x by blocks,
@@ -1879,27 +1992,13 @@ static int fsum_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
         GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows1<T, U>)(reinterpret_cast<const fast::A16<T> *>(x), rows, sq, c->tune.ug, out,
                                                           c->d_cnt, c->d_exc);
     } else {
-        int lg = rows_lg(cols, sizeof(T), U, c->tune.rsteps);
-        size_t per = (size_t)bs >> lg, nseg, work;
-        unsigned g;
-        if (c->tune.bal) {
-            /* fewer rows than lane groups: rows cut into segments so that every group of a full
-             * grid gets the same number k of (row, segment) items, and the grid cut to
-             * ceil(items / k) groups; more rows: the full grid (cutting it to balance 16384 rows
-             * lost more loads in flight than the tail cost: 0.917 vs 0.931x CUB) */
-            const size_t groups = (size_t)grid_for(c, fast::k_sum_rows<T, U>, bs, 0, (size_t)-1) * per;
-            nseg = rows_nseg_bal(rows, cols, sizeof(T), U, lg, groups);
-            const size_t items = rows * nseg, k = (items + groups - 1) / groups;
-            const size_t used = nseg > 1 ? (items + k - 1) / k : groups;
-            g = (unsigned)(((used < items ? used : items) + per - 1) / per);
-        } else {
-            nseg = rows_nseg(c, rows, cols, sizeof(T), U, lg);
-            work = (rows * nseg + per - 1) / per;
-            g = grid_for(c, fast::k_sum_rows<T, U>, bs, 0, work);
-        }
+        const RowGeo rg = row_geo(c, fast::k_sum_rows<T, U>, rows, cols, sizeof(T), U);
+        const int lg = rg.lg;
+        const size_t nseg = rg.nseg;
+        const unsigned g = rg.grid;
         if (nseg > 1) GROW(c->d_part, c->part_cap, rows * nseg * 2 * sizeof(double), 0);
         double *phi = (double *)c->d_part, *plo = phi + rows * nseg;
-        GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows<T, U>)(x, rows, cols, sq, c->tune.batch, lg, nseg, c->tune.fm, c->tune.ug, out, phi, plo, c->d_cnt,
+        GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows<T, U>)(x, rows, cols, sq, c->tune.batch, lg, nseg, c->tune.fm, c->tune.ug, c->tune.xp, out, phi, plo, c->d_cnt,
                                                                c->d_exc);
         if (nseg > 1) launch_combine(c, phi, plo, rows, nseg, nseg, 1, out, NULL, NULL);
     }
@@ -1943,22 +2042,20 @@ template <typename T, int U>
 static int fext_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int mn, int ab, int arg, ull *okey,
                      ull *oidx, char *err, size_t errlen)
 {
-    const int bs = c->tune.bs;
-    int lg = rows_lg(cols, sizeof(T), U, 1);
-    size_t nseg = rows_nseg(c, rows, cols, sizeof(T), U, lg);
-    size_t per = (size_t)bs >> lg, work = (rows * nseg + per - 1) / per;
     auto kern = arg ? fast::k_ext_rows<T, U, true> : fast::k_ext_rows<T, U, false>;
-    unsigned g = grid_for(c, kern, bs, 0, work);
+    const RowGeo rg = row_geo(c, kern, rows, cols, sizeof(T), U);
+    const size_t nseg = rg.nseg;
     ull *pk = NULL, *pi = NULL;
     if (nseg > 1) {
         GROW(c->d_part, c->part_cap, rows * nseg * 2 * sizeof(ull), 0);
         pk = (ull *)c->d_part;
         pi = pk + rows * nseg;
     }
-    GP_LAUNCH(g, bs, 0, c->stream, kern)(x, rows, cols, mn, ab, lg, nseg, okey, oidx, pk, pi);
+    GP_LAUNCH(rg.grid, c->tune.bs, 0, c->stream, kern)(x, rows, cols, mn, ab, rg.lg, nseg, okey, oidx, pk, pi);
     if (nseg > 1) {
-        size_t nb = (rows + 255) / 256;
-        GP_LAUNCH((unsigned)nb, 256, 0, c->stream, fast::k_ext_rows_combine)(pk, pi, rows, nseg, mn, arg, okey, oidx);
+        unsigned nb;
+        const int ll = combine_ll(c, rows, nseg, &nb);
+        GP_LAUNCH(nb, 256, 0, c->stream, fast::k_ext_rows_combine)(pk, pi, rows, nseg, ll, mn, arg, okey, oidx);
     }
     return 0;
 }
