@@ -738,33 +738,17 @@ __device__ __forceinline__ RowSeg row_seg(const T *p, size_t cols, size_t s, siz
  * per row so that few long rows still fill the GPU. nseg = 1: out[r] = the exact row sum rounded,
  * or the row goes to the exception list (out[r] then written by k_rows_exact); nseg > 1: the
  * expansion of each segment into phi/plo[item] (NaN in phi: cannot be exact) for
- * k_combine. xp (Tune::xp): a group loads the first step of its next item before it merges and
- * stores the current one, so that the merge does not leave the group without loads in flight
- * (short rows: a few steps per item). The order of the additions changes nothing: every sum is
- * exact or goes to the fallback. */
+ * k_combine. */
 template <typename T, int U>
 __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_t rows, size_t cols, int sq, int batch, int lg,
-                                                  size_t nseg, int fm, int ug, int xp, double *out, double *phi,
-                                                  double *plo, ull *cnt, unsigned *exc)
+                                                  size_t nseg, int fm, int ug, double *out, double *phi, double *plo,
+                                                  ull *cnt, unsigned *exc)
 {
     constexpr int VEC = 16 / sizeof(T);
     const int G = 1 << lg, lane = threadIdx.x & 31, gl = lane & (G - 1), gpw = 32 >> lg;
     const size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
-    const size_t nwarps = ((size_t)gridDim.x * blockDim.x) >> 5, items = rows * nseg, wstep = nwarps * gpw;
-    const size_t GU = (size_t)G * U;
-    A16<T> v[U];
-    bool pre = false;   /* v holds the first step of this lane's item (loaded by the previous round) */
-    /* the first step of item it into v; false when the item has no vectors */
-    auto first = [&](size_t it) -> bool {
-        const size_t r = nseg == 1 ? it : it / nseg;
-        const T *p = x + r * cols;
-        const RowSeg g = row_seg(p, cols, it - r * nseg, nseg);
-        if (g.vb >= g.ve) return false;
-        const A16<T> *pv = reinterpret_cast<const A16<T> *>(p + g.h);
-        ld16_step<T, U>(pv + g.vb + gl, ug && g.vb + GU <= g.ve, pv, g.vb + gl, G, g.ve, v);
-        return true;
-    };
-    for (size_t i0 = warp * gpw; i0 < items; i0 += wstep) {
+    const size_t nwarps = ((size_t)gridDim.x * blockDim.x) >> 5, items = rows * nseg;
+    for (size_t i0 = warp * gpw; i0 < items; i0 += nwarps * gpw) {
         const size_t it = i0 + (lane >> lg), r = nseg == 1 ? it : it / nseg;
         double a0 = 0, a1 = 0;
         bool bad = false;
@@ -776,28 +760,23 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
             const A16<T> *pv = reinterpret_cast<const A16<T> *>(p + g.h);
             if (g.head)
                 for (size_t i = gl; i < g.h; i += G) fadd1<T>(a0, a1, bad, p[i], sq);
-            if (!pre && g.vb < g.ve) ld16_step<T, U>(pv + g.vb + gl, ug && g.vb + GU <= g.ve, pv, g.vb + gl, G, g.ve, v);
-            for (size_t b = g.vb; b < g.ve;) {
-                /* v: the step at b */
-                bool done = false;
+            for (size_t b = g.vb; b < g.ve; b += (size_t)G * U) {
+                A16<T> v[U];
+                ld16_step<T, U>(pv + b + gl, ug && b + (size_t)G * U <= g.ve, pv, b + gl, G, g.ve, v);
                 if constexpr (std::is_same<T, float>::value && U >= 2) {
                     if (!sq && batch) {
                         double t;
-                        done = step_f32<T, U>(run, v, batch, &t);
+                        const bool done = step_f32<T, U>(run, v, batch, &t);
                         if (t != 0 && !two_add(a0, a1, t)) bad = true;
+                        if (done) continue;
                     }
                 }
-                if (!done) {
 #pragma unroll
-                    for (int u = 0; u < U; u++) fadd_vec<T>(a0, a1, bad, v[u], sq);
-                }
-                b += GU;
-                if (b < g.ve) ld16_step<T, U>(pv + b + gl, ug && b + GU <= g.ve, pv, b + gl, G, g.ve, v);
+                for (int u = 0; u < U; u++) fadd_vec<T>(a0, a1, bad, v[u], sq);
             }
             if (g.tail)
                 for (size_t i = g.h + g.nv * VEC + gl; i < cols; i += G) fadd1<T>(a0, a1, bad, p[i], sq);
         }
-        pre = xp && it + wstep < items && first(it + wstep);
         if constexpr (std::is_same<T, float>::value && U >= 2) {
             /* fm: when every lane of the group has all its elements in its run (nothing flushed into
              * a0, a1) and the runs pass the span test together, every partial sum of the item is
@@ -1393,6 +1372,35 @@ __global__ void __launch_bounds__(512) k_ext_rows(const T *__restrict__ x, size_
     }
 }
 
+/* axis rows, extrema and argmin/argmax of rows of exactly one aligned 16-byte vector (4 f32, 2
+ * f64, 16 u8 ...): one thread per row, U rows per thread in flight, as k_sum_rows1 (k_ext_rows
+ * gave each such row a lane with one load in flight: 0.21x CUB on 2^27 x 4). */
+template <typename T, int U, bool ARG>
+__global__ void __launch_bounds__(512) k_ext_rows1(const A16<T> *__restrict__ xv, size_t rows, int mn, int ab,
+                                                   ull *okey, ull *oidx)
+{
+    typedef typename KT<T>::K K;
+    constexpr int VEC = 16 / sizeof(T);
+    const size_t tile = (size_t)blockDim.x * U;
+    for (size_t b = blockIdx.x * tile; b < rows; b += (size_t)gridDim.x * tile) {
+        A16<T> v[U];
+        const bool whole = b + tile <= rows;
+        ld16_step<T, U>(xv + b + threadIdx.x, whole, xv, b + threadIdx.x, blockDim.x, rows, v);
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const size_t r = b + (size_t)u * blockDim.x + threadIdx.x;
+            if (whole || r < rows) {
+                K bk = kident<K>(mn);
+                ull bi = ~0ull;
+#pragma unroll
+                for (int j = 0; j < VEC; j++) fold<ARG>(kkey<T>(v[u].v[j], mn, ab), (ull)j, bk, bi, mn);
+                if (ARG) oidx[r] = bi;
+                else okey[r] = key64<T>(bk);
+            }
+        }
+    }
+}
+
 /* (key, index) pairs l, l + L, ... of one row's nseg into (bk, bi), four loads in flight */
 __device__ __forceinline__ void ext_lane(const ull *pk, const ull *pi, size_t nseg, size_t s, size_t L, int mn,
                                          ull &bk, ull &bi)
@@ -1578,7 +1586,6 @@ struct Tune {
     int ug;        /* f32/f64 sums: 1 a step whose U loads are all in range loads them without a bounds test, from
                     * one pointer (axis all, rows: 32-bit offsets; cols: a stepped pointer); 0: a 64-bit test
                     * and address per load (extrema ignore it: always the first way) */
-    int xp;        /* row sums: 1 a lane group loads its next item's first step before it merges the current one */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -1650,9 +1657,9 @@ static int grow(void **p, size_t *cap, size_t need, int pinned, char *err, size_
 
 static void tune_desc(gp_cuda_reduce *c)
 {
-    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,xp=%d",
+    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
-             c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug, c->tune.xp);
+             c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -1677,11 +1684,10 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "fin") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fin = n;
         else if (!strcmp(tok, "fm") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fm = n;
         else if (!strcmp(tok, "ug") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.ug = n;
-        else if (!strcmp(tok, "xp") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.xp = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1, ug=0|1, xp=0|1", tok, v);
+                     "fm=0|1, ug=0|1", tok, v);
             return GP_EINVAL;
         }
     }
@@ -1705,7 +1711,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -1992,13 +1998,14 @@ static int fsum_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
         GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows1<T, U>)(reinterpret_cast<const fast::A16<T> *>(x), rows, sq, c->tune.ug, out,
                                                           c->d_cnt, c->d_exc);
     } else {
-        const RowGeo rg = row_geo(c, fast::k_sum_rows<T, U>, rows, cols, sizeof(T), U);
+        auto kern = fast::k_sum_rows<T, U>;
+        const RowGeo rg = row_geo(c, kern, rows, cols, sizeof(T), U);
         const int lg = rg.lg;
         const size_t nseg = rg.nseg;
         const unsigned g = rg.grid;
         if (nseg > 1) GROW(c->d_part, c->part_cap, rows * nseg * 2 * sizeof(double), 0);
         double *phi = (double *)c->d_part, *plo = phi + rows * nseg;
-        GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows<T, U>)(x, rows, cols, sq, c->tune.batch, lg, nseg, c->tune.fm, c->tune.ug, c->tune.xp, out, phi, plo, c->d_cnt,
+        GP_LAUNCH(g, bs, 0, c->stream, kern)(x, rows, cols, sq, c->tune.batch, lg, nseg, c->tune.fm, c->tune.ug, out, phi, plo, c->d_cnt,
                                                                c->d_exc);
         if (nseg > 1) launch_combine(c, phi, plo, rows, nseg, nseg, 1, out, NULL, NULL);
     }
@@ -2042,6 +2049,13 @@ template <typename T, int U>
 static int fext_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int mn, int ab, int arg, ull *okey,
                      ull *oidx, char *err, size_t errlen)
 {
+    const int bs = c->tune.bs;
+    if (cols * sizeof(T) == 16 && ((uintptr_t)x & 15) == 0) {
+        auto k1 = arg ? fast::k_ext_rows1<T, U, true> : fast::k_ext_rows1<T, U, false>;
+        const unsigned g = grid_for(c, k1, bs, 0, (rows + (size_t)bs * U - 1) / ((size_t)bs * U));
+        GP_LAUNCH(g, bs, 0, c->stream, k1)(reinterpret_cast<const fast::A16<T> *>(x), rows, mn, ab, okey, oidx);
+        return 0;
+    }
     auto kern = arg ? fast::k_ext_rows<T, U, true> : fast::k_ext_rows<T, U, false>;
     const RowGeo rg = row_geo(c, kern, rows, cols, sizeof(T), U);
     const size_t nseg = rg.nseg;
@@ -2051,7 +2065,7 @@ static int fext_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
         pk = (ull *)c->d_part;
         pi = pk + rows * nseg;
     }
-    GP_LAUNCH(rg.grid, c->tune.bs, 0, c->stream, kern)(x, rows, cols, mn, ab, rg.lg, nseg, okey, oidx, pk, pi);
+    GP_LAUNCH(rg.grid, bs, 0, c->stream, kern)(x, rows, cols, mn, ab, rg.lg, nseg, okey, oidx, pk, pi);
     if (nseg > 1) {
         unsigned nb;
         const int ll = combine_ll(c, rows, nseg, &nb);
