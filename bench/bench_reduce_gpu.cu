@@ -24,6 +24,8 @@
  * op and shape (results never depend on it; tests/gpu/test_cuda_reduce.c checks that).
  * usage: bench_reduce_gpu [--reps N] [--json FILE] [--tune] [--data uniform|wide] [--no-verify]
  *                         [--quick] [--shape I]   (I: only the I-th shape, 0..4, e.g. under ncu)
+ *                         [--ops sum_all,max_rows,...] [--variants 'SPEC;SPEC'] (tuning specs on top
+ *                         of the default: the sums, or every op of --ops, in the same run)
  *                         (exit 0 ok, 1 verification failed, 2 error) */
 #include <stdio.h>
 #include <stdlib.h>
