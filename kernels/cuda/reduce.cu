@@ -1842,7 +1842,7 @@ static unsigned grid_for(gp_cuda_reduce *c, KF kernel, int bs, size_t smem, size
 }
 /* G = 2^lg lanes per row: the largest power of two <= min(32, rlanes) that leaves every lane at
  * least `steps` steps of U vectors (rows of 512 f32 at G = 16 spent more on the lg levels of
- * shuffle merges than on the data: sums use tuning rsteps, default 4; extrema 1). */
+ * shuffle merges than on the data: sums and extrema use tuning rsteps, default 4). */
 static int rows_lg(size_t cols, size_t es, int U, int steps)
 {
     size_t nv = cols * es / 16;
