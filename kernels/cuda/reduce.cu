@@ -1902,6 +1902,11 @@ static RowGeo row_geo(gp_cuda_reduce *c, KF kernel, size_t rows, size_t cols, si
     }
     return r;
 }
+/* Rows of exactly one aligned 16-byte vector: one thread per row (k_sum_rows1, k_ext_rows1) */
+static bool rows16(const void *x, size_t cols, size_t es)
+{
+    return cols * es == 16 && ((uintptr_t)x & 15) == 0;
+}
 /* Lanes per target of the combines (k_combine, k_ext_rows_combine: blocks of 256): 2^ll so that
  * each lane merges at least 4 partials (up to a warp); ll = 8, a block per target, for few targets
  * of many partials. *nb: the blocks to launch. */
@@ -1992,21 +1997,18 @@ static int fsum_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
                      char *err, size_t errlen)
 {
     const int bs = c->tune.bs, w = f.nl + GP_XSPECIAL;
-    if (cols * sizeof(T) == 16) {
+    if (rows16(x, cols, sizeof(T))) {
         size_t work = (rows + (size_t)bs * U - 1) / ((size_t)bs * U);
         unsigned g = grid_for(c, fast::k_sum_rows1<T, U>, bs, 0, work);
         GP_LAUNCH(g, bs, 0, c->stream, fast::k_sum_rows1<T, U>)(reinterpret_cast<const fast::A16<T> *>(x), rows, sq, c->tune.ug, out,
                                                           c->d_cnt, c->d_exc);
     } else {
-        auto kern = fast::k_sum_rows<T, U>;
-        const RowGeo rg = row_geo(c, kern, rows, cols, sizeof(T), U);
-        const int lg = rg.lg;
+        const RowGeo rg = row_geo(c, fast::k_sum_rows<T, U>, rows, cols, sizeof(T), U);
         const size_t nseg = rg.nseg;
-        const unsigned g = rg.grid;
         if (nseg > 1) GROW(c->d_part, c->part_cap, rows * nseg * 2 * sizeof(double), 0);
         double *phi = (double *)c->d_part, *plo = phi + rows * nseg;
-        GP_LAUNCH(g, bs, 0, c->stream, kern)(x, rows, cols, sq, c->tune.batch, lg, nseg, c->tune.fm, c->tune.ug, out, phi, plo, c->d_cnt,
-                                                               c->d_exc);
+        GP_LAUNCH(rg.grid, bs, 0, c->stream, fast::k_sum_rows<T, U>)(x, rows, cols, sq, c->tune.batch, rg.lg, nseg, c->tune.fm,
+                                                                     c->tune.ug, out, phi, plo, c->d_cnt, c->d_exc);
         if (nseg > 1) launch_combine(c, phi, plo, rows, nseg, nseg, 1, out, NULL, NULL);
     }
     GP_LAUNCH((unsigned)c->sms, 256, 8 * w * sizeof(ull), c->stream, fast::k_rows_exact<T>)(x, cols, sq, f, c->d_cnt,
@@ -2050,7 +2052,7 @@ static int fext_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
                      ull *oidx, char *err, size_t errlen)
 {
     const int bs = c->tune.bs;
-    if (cols * sizeof(T) == 16 && ((uintptr_t)x & 15) == 0) {
+    if (rows16(x, cols, sizeof(T))) {
         auto k1 = arg ? fast::k_ext_rows1<T, U, true> : fast::k_ext_rows1<T, U, false>;
         const unsigned g = grid_for(c, k1, bs, 0, (rows + (size_t)bs * U - 1) / ((size_t)bs * U));
         GP_LAUNCH(g, bs, 0, c->stream, k1)(reinterpret_cast<const fast::A16<T> *>(x), rows, mn, ab, okey, oidx);
@@ -2154,7 +2156,7 @@ static int fsum_rows_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
          * rows long enough for a warp per row at 16 loads in flight take 128 x 16 (16384 x 32768:
          * 0.919 -> 0.950x CUB, 512 x 2^20 0.922 -> 0.946, 4 x 2^27 0.933 -> 0.962), shorter ones
          * 128 x 8 (2^20 x 512 at 16: 0.886 -> 0.848) */
-        const bool r16 = cols * sizeof(T) == 16;
+        const bool r16 = rows16(x, cols, sizeof(T));
         const bool longrows = rows_lg(cols, sizeof(T), 16, c->tune.rsteps) == 5;
         AutoShape as(c, r16 ? 256 : 128, r16 ? 4 : longrows ? 16 : 8);
         if (c->tune.unroll == 2) return fsum_rows<T, 2>(c, x, rows, cols, sq, f, out, err, errlen);
