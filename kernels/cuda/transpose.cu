@@ -192,6 +192,32 @@ __device__ __forceinline__ uint32_t tr4x4(const uint32_t (&in)[8][4], int j, int
     return __byte_perm(lo, hi, (c & 1) ? 0x7632 : 0x5410);
 }
 
+/* A k_vec1h micro-block: src chunk mc of 8-row group g. Its 8 rows x 16 bytes into v from p
+ * (the chunk's first row; rows sp chunks apart, the pointer stepped, not multiplied), and its
+ * 16 dst-row pieces of 8 bytes into the dst-order tile. */
+__device__ __forceinline__ void vec1h_load(uint32_t (&v)[8][4], const uint4 *__restrict__ p,
+                                           size_t sp)
+{
+#pragma unroll
+    for (int k = 0; k < 8; k++, p += sp) {
+        const uint4 x = __ldg(p);
+        v[k][0] = x.x; v[k][1] = x.y; v[k][2] = x.z; v[k][3] = x.w;
+    }
+}
+/* ... stored as dst rows d0 .. d0 + 15, 8-byte half h of chunk ch, of a tile of M chunks a row */
+template <int L, int M>
+__device__ __forceinline__ void vec1h_store(const uint32_t (&v)[8][4], uint2 *sm2, int d0, int ch,
+                                            int h)
+{
+#pragma unroll
+    for (int j = 0; j < 16; j++) {
+        uint2 o;
+        o.x = tr4x4(v, j, 0);
+        o.y = tr4x4(v, j, 1);
+        sm2[2 * soff<L, M, 16>(d0 + j, ch) + h] = o;
+    }
+}
+
 template <int TR, int MC, int NT, int L, int MINT>
 __global__ void __launch_bounds__(NT, MINT / NT > 0 ? MINT / NT : 1)
     k_vec1h(const uint4 *__restrict__ src, uint4 *__restrict__ dst, size_t rows, size_t cols,
@@ -202,9 +228,20 @@ __global__ void __launch_bounds__(NT, MINT / NT > 0 ? MINT / NT : 1)
     constexpr int MB = G8 * MC / NT;     /* micro-blocks per thread */
     constexpr int NV = TR / 16 * MC * 16 / NT; /* output vectors per thread */
     static_assert(M % 8 == 0 && (G8 * MC) % NT == 0 && MB >= 1 && NV >= 1, "bad 1h tile");
+    static_assert(NT % MC == 0 && NT % M == 0, "k_vec1h: thread map");
     extern __shared__ uint4 sm[];
     uint2 *sm2 = reinterpret_cast<uint2 *>(sm);
     const size_t sp = cols / 16, dp = rows / 16;
+    /* Addresses advance by pointer steps: per-access products do not depend on the tile, so ptxas
+     * hoists them out of the tile loop and spills them under the 64-80 register caps.
+     * Phase 1: a thread keeps its src chunk mc and steps GS 8-row groups per micro-block. */
+    constexpr int GS = NT / MC;
+    const int mc = threadIdx.x % MC, g0 = threadIdx.x / MC;
+    const size_t istep = (size_t)GS * 8 * sp;
+    /* phase 2: a thread keeps dst chunk c and steps DS dst rows per vector */
+    constexpr int DS = NT / M;
+    const int c = threadIdx.x % M, d0 = threadIdx.x / M;
+    const size_t ostep = (size_t)DS * dp;
 
     for (size_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
         size_t tr, tc;
@@ -215,47 +252,37 @@ __global__ void __launch_bounds__(NT, MINT / NT > 0 ? MINT / NT : 1)
         const int nmc = cl < (size_t)MC ? (int)cl : MC;
         const bool full = (ng == G8) && (nmc == MC);
 
-        uint32_t v[MB][8][4];
+        const uint4 *in = src + (r0 + (size_t)g0 * 8) * sp + c0 / 16 + mc;
+        const bool mine = full || mc < nmc;
+        { /* all MB micro-blocks' loads first: 8 * MB in flight */
+            uint32_t v[MB][8][4];
 #pragma unroll
-        for (int b = 0; b < MB; b++) {
-            const int i = threadIdx.x + b * NT, mc = i % MC, g = i / MC;
-            if (full || (g < ng && mc < nmc)) {
-                const uint4 *p = src + (r0 + (size_t)g * 8) * sp + c0 / 16 + mc;
+            for (int b = 0; b < MB; b++, in += istep)
+                if (full || (mine && g0 + b * GS < ng)) vec1h_load(v[b], in, sp);
 #pragma unroll
-                for (int k = 0; k < 8; k++) {
-                    const uint4 x = __ldg(p + (size_t)k * sp);
-                    v[b][k][0] = x.x; v[b][k][1] = x.y; v[b][k][2] = x.z; v[b][k][3] = x.w;
-                }
-            }
-        }
-#pragma unroll
-        for (int b = 0; b < MB; b++) {
-            const int i = threadIdx.x + b * NT, mc = i % MC, g = i / MC;
-            if (full || (g < ng && mc < nmc)) {
-#pragma unroll
-                for (int j = 0; j < 16; j++) {
-                    uint2 o;
-                    o.x = tr4x4(v[b], j, 0);
-                    o.y = tr4x4(v[b], j, 1);
-                    sm2[2 * soff<L, M, 16>(mc * 16 + j, g >> 1) + (g & 1)] = o;
-                }
+            for (int b = 0; b < MB; b++) {
+                const int g = g0 + b * GS;
+                if (full || (mine && g < ng)) vec1h_store<L, M>(v[b], sm2, mc * 16, g >> 1, g & 1);
             }
         }
         __syncthreads();
         const int ndr = nmc * 16, nch = ng / 2; /* valid dst rows; valid chunks per dst row */
-        constexpr int GG = NV < 8 ? NV : 8;
+        /* shared loads in flight before their stores: 8, or 4 under a register cap below 128 */
+        constexpr int GGM = MINT / NT > 2 || NT > 256 ? 4 : 8, GG = NV < GGM ? NV : GGM;
+        uint4 *out = dst + (c0 + (size_t)d0) * dp + r0 / 16 + c;
 #pragma unroll
         for (int gg = 0; gg < NV; gg += GG) {
             uint4 w[GG];
 #pragma unroll
             for (int q = 0; q < GG; q++) {
-                const int i = threadIdx.x + (gg + q) * NT, c = i % M, d = i / M;
+                const int d = d0 + (gg + q) * DS;
                 if (full || (d < ndr && c < nch)) w[q] = sm[soff<L, M, 16>(d, c)];
             }
 #pragma unroll
             for (int q = 0; q < GG; q++) {
-                const int i = threadIdx.x + (gg + q) * NT, c = i % M, d = i / M;
-                if (full || (d < ndr && c < nch)) dst[(c0 + (size_t)d) * dp + r0 / 16 + c] = w[q];
+                const int d = d0 + (gg + q) * DS;
+                if (full || (d < ndr && c < nch)) *out = w[q];
+                out += ostep;
             }
         }
         __syncthreads();
@@ -610,9 +637,12 @@ int launch_vec1h(const void *s, void *d, size_t rows, size_t cols, int mode, cud
     constexpr size_t TC = (size_t)MC * 16;
     constexpr size_t smem = sizeof(uint4) * (TC * (TR / 16) + (L == L_PAD ? (size_t)MC : 0));
     auto kern = k_vec1h<TR, MC, NT, L, MINT>;
+    /* large tiles: the opt-in size, and all of L1 as shared memory so MINT / NT blocks fit */
     if (smem > 48 * 1024 &&
-        cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
-            cudaSuccess)
+        (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
+             cudaSuccess ||
+         cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
+                              cudaSharedmemCarveoutMaxShared) != cudaSuccess))
         return GP_EDEVICE;
     const size_t ntr = (rows + TR - 1) / TR, ntc = (cols + TC - 1) / TC, nt = ntr * ntc;
     kern<<<grid_for(nt), NT, smem, st>>>(static_cast<const uint4 *>(s), static_cast<uint4 *>(d),
@@ -631,11 +661,13 @@ int launch_vec_ef(const void *s, void *d, size_t rows, size_t cols, int ef, bool
 {
     switch (ES) {
     case 1:
-        if (alt) /* wider tiles: E 128 rows x 256 B (8 loads per thread, 2 blocks/SM), F 128 x
-                  * 512 B and E|F 256 x 256 B (16 loads per thread, 1 block/SM) */
+        if (alt) /* 128 rows x 256 B tiles, 256 threads with 8 loads each: E 2 blocks/SM (the
+                  * default), F 4 blocks/SM (64 registers), E|F 3 blocks/SM (80 registers); all
+                  * within 0.4 points on the H200 (2026-12-04). 256 x 256 B tiles lost (90-91%),
+                  * also on 2-block clusters (73-75%): bench/NOTES.md, sixteenth session. */
             return ef == 1   ? launch_vec1h<128, 16, 256, L, 512>(s, d, rows, cols, mode, st)
-                   : ef == 2 ? launch_vec1h<128, 32, 256, L, 256>(s, d, rows, cols, mode, st)
-                             : launch_vec1h<256, 16, 256, L, 256>(s, d, rows, cols, mode, st);
+                   : ef == 2 ? launch_vec1h<128, 16, 256, L, 1024>(s, d, rows, cols, mode, st)
+                             : launch_vec1h<128, 16, 256, L, 768>(s, d, rows, cols, mode, st);
         return ef == 1   ? launch_vec1h<128, 8, 128, L, 512>(s, d, rows, cols, mode, st)
                : ef == 2 ? launch_vec1h<128, 8, 64, L, 384>(s, d, rows, cols, mode, st)
                          : launch_vec1h<256, 8, 256, L, 512>(s, d, rows, cols, mode, st);
