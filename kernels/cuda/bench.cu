@@ -175,8 +175,10 @@ void emit(Ctx &c, size_t es, size_t rows, size_t cols, const Row &r, double copy
 
 int usage(void)
 {
-    fprintf(stderr, "usage: gpipe bench kernels [--size-mib N] [--reps N] [--json FILE|-] "
-                    "[--tune] [--esize N] [--match NAME,NAME...]\n");
+    fprintf(stderr, "usage: gpipe bench kernels [--size-mib N] [--rows N] [--cols N] [--reps N] "
+                    "[--json FILE|-] [--tune] [--esize N] [--match NAME,NAME...]\n"
+                    "  --rows N, --cols N: matrices of N rows or columns (multiples of 16; the\n"
+                    "            other side fills --size-mib) instead of the squarest shape\n");
     return 2;
 }
 
@@ -186,7 +188,7 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
 {
     size_t size_mib = 2048;
     int reps = 20, tune = 0;
-    size_t only_es = 0;
+    size_t only_es = 0, want_rows = 0, want_cols = 0;
     const char *json = nullptr, *match = nullptr;
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
@@ -203,6 +205,12 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
             if (*end || reps < 1) return usage();
         } else if (!strcmp(a, "--json")) {
             json = argv[++i];
+        } else if (!strcmp(a, "--rows")) {
+            want_rows = strtoull(argv[++i], &end, 10);
+            if (*end || want_rows < 16 || want_rows % 16) return usage();
+        } else if (!strcmp(a, "--cols")) {
+            want_cols = strtoull(argv[++i], &end, 10);
+            if (*end || want_cols < 16 || want_cols % 16) return usage();
         } else if (!strcmp(a, "--esize")) {
             only_es = strtoull(argv[++i], &end, 10);
             if (*end) return usage();
@@ -260,10 +268,16 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
     for (size_t es : sizes) {
         if (only_es && es != only_es) continue;
         const size_t n = bytes / es;
-        size_t rows = (size_t)sqrt((double)n);
+        size_t rows = want_rows ? want_rows : want_cols ? n / want_cols : (size_t)sqrt((double)n);
         rows -= rows % 16;
-        size_t cols = n / rows;
+        size_t cols = want_cols && rows ? want_cols : rows ? n / rows : 0;
         cols -= cols % 16;
+        if (rows < 16 || cols < 16 || rows * cols > n) {
+            fprintf(stderr, "gpipe bench kernels: %zu x %zu elements of %zu B do not fit %zu MiB "
+                            "with at least 16 rows and columns\n", rows, cols, es, size_mib);
+            rc = 2;
+            break;
+        }
         const size_t mb = rows * cols * es;
         k_fill<<<132 * 16, 256>>>((uint32_t *)c.src, mb / 4, (uint32_t)es * 7919u, 0);
         CK(cudaGetLastError());
