@@ -173,13 +173,23 @@ void emit(Ctx &c, size_t es, size_t rows, size_t cols, const Row &r, double copy
     fflush(c.json);
 }
 
-int usage(void)
+/* --help: the usage on stdout, exit 0; a bad argument: on stderr, exit 2 */
+int usage(bool help = false)
 {
-    fprintf(stderr, "usage: gpipe bench kernels [--size-mib N] [--rows N] [--cols N] [--reps N] "
-                    "[--json FILE|-] [--tune] [--esize N] [--match NAME,NAME...]\n"
-                    "  --rows N, --cols N: matrices of N rows or columns (multiples of 16; the\n"
-                    "            other side fills --size-mib) instead of the squarest shape\n");
-    return 2;
+    fprintf(help ? stdout : stderr,
+            "usage: gpipe bench kernels [--size-mib N] [--rows N] [--cols N] [--reps N] "
+            "[--json FILE|-] [--tune] [--esize N] [--match NAME,NAME...]\n"
+            "  GPU transposes of every element size (1, 2, 4, 8, 16 B) against device copy\n"
+            "  (and cuBLAS geam at 4 and 8 B) in the same run, on device 0\n"
+            "  --size-mib N  bytes per matrix (default 2048)\n"
+            "  --rows N, --cols N  matrices of N rows or columns (multiples of 16; the other\n"
+            "                side fills --size-mib) instead of the squarest shape\n"
+            "  --reps N      timed repetitions, the median is shown (default 20)\n"
+            "  --json FILE   one JSON line per variant (- for stdout)\n"
+            "  --tune        every tile layout, tuning bit and tile order, not only the layouts\n"
+            "  --esize N     only this element size\n"
+            "  --match A,B   only variants whose names contain one of these (and the default)\n");
+    return help ? 0 : 2;
 }
 
 } // namespace
@@ -193,6 +203,7 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (i == 0 && a[0] != '-') continue; /* program or subcommand name */
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) return usage(true);
         if (!strcmp(a, "--tune")) { tune = 1; continue; }
         if (!strcmp(a, "--match") && i + 1 < argc) { match = argv[++i]; continue; }
         if (i + 1 >= argc) return usage();
