@@ -46,7 +46,8 @@ int main(int argc, char **argv)
         {"memcpy", 0}, {"plain f64 sum loop (not reproducible)", 1},
         {"exact sum f64 all", 2}, {"exact sum f32 all", 3}, {"exact sumsq f64 all", 4},
         {"exact sum f32 cols (4096 cols)", 5}, {"exact sum f32 rows (4096 cols)", 6}, {"max f32 all", 7},
-        {"exact sum i32 all", 8}, {"exact sum f32 all, uniform +-1", 9}, {"exact sum f32 rows, uniform +-1", 10}};
+        {"exact sum i32 all", 8}, {"exact sum f32 all, uniform +-1", 9}, {"exact sum f32 rows, uniform +-1", 10},
+        {"exact sum f32 cols, uniform +-1", 11}, {"exact sum f32 cols (7 cols), uniform +-1", 12}};
     printf("%-40s %10s %8s\n", "case", "GB/s", "x memcpy");
     double base = 0;
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
@@ -75,6 +76,9 @@ int main(int argc, char **argv)
                 t0 = now();
                 gp_cpu_rsum(u32, rows, 4096, GP_RT_F32, GP_RK_SUM, GP_AXIS_ROWS, f, ra);
                 free(ra); break; }
+            case 11: case 12: { const size_t nc = cases[c].kind == 11 ? 4096 : 7;
+                f = GP_XFMT_F32; memset(acc, 0, nc * gp_rwords(f) * 8);
+                gp_cpu_rsum(u32, bytes / 4 / nc, nc, GP_RT_F32, GP_RK_SUM, GP_AXIS_COLS, f, acc); break; }
             case 8: f = GP_XFMT_INT; memset(acc, 0, 1024); gp_cpu_rsum(f32, 1, bytes / 4, GP_RT_I32, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
             }
             t[r] = now() - t0;

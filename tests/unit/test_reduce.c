@@ -181,7 +181,7 @@ static void test_f32_runs(void **state)
 {
     (void)state;
     const size_t n = 100003;
-    float *x = malloc(n * sizeof *x);
+    float *x = malloc(n * sizeof *x), *col = malloc(n * sizeof *col);
     for (int trial = 0; trial < 8; trial++) {
         for (size_t i = 0; i < n; i++) {
             double u = (double)(rnd() >> 11) * 0x1p-53 * 2 - 1;
@@ -221,8 +221,55 @@ static void test_f32_runs(void **state)
                 assert_true(f32_sum_bits(x, R, C, GP_AXIS_ROWS, r) == f64_ref_bits(x + r * C, C));
         }
         assert_true(f32_sum_bits(x, 1, n, GP_AXIS_ROWS, 0) == f64_ref_bits(x, n));
+        /* columns: narrow panels (their rows folded into >= 32 lanes), one and two column tiles
+         * of 256; row counts with tail blocks of 1, 39 and 40 rows after blocks of 64 */
+        const size_t cws[] = {1, 2, 3, 7, 31, 32, 33, 100, 256, 257, 300};
+        const size_t rcap[] = {961, 999, 1000};
+        gp_xfmt f = gp_rfmt(GP_RT_F32, GP_RK_SUM);
+        const size_t w = gp_rwords(f);
+        for (size_t ci = 0; ci < sizeof cws / sizeof *cws; ci++) {
+            const size_t C = cws[ci], R = n / C < rcap[ci % 3] ? n / C : rcap[ci % 3];
+            int64_t *acc = calloc(C * w, 8);
+            gp_cpu_rsum(x, R, C, GP_RT_F32, GP_RK_SUM, GP_AXIS_COLS, f, acc);
+            for (size_t c = 0; c < C; c++) {
+                for (size_t r = 0; r < R; r++) col[r] = x[r * C + c];
+                assert_true(bits(gp_xvalue(acc + c * w, f)) == f64_ref_bits(col, R));
+            }
+            free(acc);
+        }
     }
     free(x);
+    free(col);
+}
+
+/* f32 column sums of narrow panels fold m rows into lanes (kernels/cpu/reduce.c): a block whose
+ * large and tiny values lie in a lane other than the first must still fail the span test, or
+ * the tiny ones vanish in a plain double sum: in lane group 5, super-rows of m rows carry +1,
+ * 2^-70, -1, 0 in turn (exact column sum: R / (4 m) * 2^-70), everything else is zero */
+static void test_f32_cols_fold(void **state)
+{
+    (void)state;
+    const size_t cws[] = {1, 3, 7};
+    for (size_t ci = 0; ci < 3; ci++) {
+        const size_t C = cws[ci];
+        size_t m = 1;
+        while (C * m < 32 && m < 64) m *= 2;
+        const size_t R = m * 32;
+        float *x = calloc(R * C, sizeof *x), *col = malloc(R * sizeof *col);
+        const float pat[4] = {1.0f, 0x1p-70f, -1.0f, 0.0f};
+        for (size_t r = 5 % m; r < R; r += m)
+            for (size_t c = 0; c < C; c++) x[r * C + c] = pat[(r / m) % 4];
+        gp_xfmt f = gp_rfmt(GP_RT_F32, GP_RK_SUM);
+        const size_t w = gp_rwords(f);
+        int64_t *acc = calloc(C * w, 8);
+        gp_cpu_rsum(x, R, C, GP_RT_F32, GP_RK_SUM, GP_AXIS_COLS, f, acc);
+        for (size_t c = 0; c < C; c++) {
+            for (size_t r = 0; r < R; r++) col[r] = x[r * C + c];
+            assert_true(bits(gp_xvalue(acc + c * w, f)) == f64_ref_bits(col, R));
+            assert_true(gp_xvalue(acc + c * w, f) == ldexp((double)R / (double)(4 * m), -70));
+        }
+        free(x); free(col); free(acc);
+    }
 }
 
 /* rows and cols kernels agree with the all kernel on each row/column */
@@ -377,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_permutation_and_split), cmocka_unit_test(test_axes),
         cmocka_unit_test(test_integers),       cmocka_unit_test(test_stats_moments),
         cmocka_unit_test(test_arg),            cmocka_unit_test(test_f32_runs),
+        cmocka_unit_test(test_f32_cols_fold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
