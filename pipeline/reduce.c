@@ -445,7 +445,9 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     size_t maxrows = gp__split(R, nranks, 0).count;
     size_t ntarget = x.axis == GP_AXIS_ALL ? 1 : x.axis == GP_AXIS_COLS ? C : 0;
     size_t tbytes = is_sum ? x.w * 8 : 16;                    /* per target */
-    size_t scratch = is_sum ? 40 : 0;                           /* CPU per-column partials */
+    /* CPU per-column partials (kernels/cpu/reduce.c): integers 40 B; floats a 16-byte expansion,
+     * plus a 24-byte run for f32 sums */
+    size_t scratch = is_sum ? 40 : 0;
     size_t fixed = ntarget * (tbytes + (x.axis == GP_AXIS_COLS ? scratch : 0)) + rb.count * 8;
     size_t per_row = x.axis == GP_AXIS_ROWS ? tbytes + (x.rowval ? 8 : 0) : 0;
     k = gp__rpanel_rows(C, es, per_row, 2, mem, fixed, o->panel_rows, maxrows);
