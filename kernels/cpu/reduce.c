@@ -273,6 +273,9 @@ static void f32_all_runs(const float *x, size_t n, gp_xfmt f, int64_t *acc)
  * column's run as in f32_all_runs; a block that fails alone goes element by element into the
  * column's expansion. Exact either way, so the bits are those of the element-by-element path. */
 #define CT 256
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(GP_NO_SSE2)
+__attribute__((target_clones("avx2", "default")))   /* 32-byte vectors where the CPU has them */
+#endif
 static void block_cols_f32(const float *p, size_t pitch, size_t nb, size_t nc, double *bs,
                            float *bx, float *bn)
 {
