@@ -254,6 +254,9 @@ extern "C" int gp_cuda_bench_kernels(int argc, char **argv)
     printf("gpipe bench kernels: %s, %zu MiB per matrix, median of %d reps, GB/s = (read + "
            "written bytes) / time\n",
            c.dev, size_mib, reps);
+    if (!want_rows && !want_cols)
+        printf("the squarest shapes; figures move with the shape (bench/NOTES.md: 76-98%% of copy "
+               "on an H200): --rows N --cols N times yours\n");
     e = cudaMalloc(&c.src, bytes);
     if (e == cudaSuccess) e = cudaMalloc(&c.dst, bytes);
     if (e != cudaSuccess) {
