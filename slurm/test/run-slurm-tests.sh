@@ -204,6 +204,27 @@ gen() {         # gen FILE SHAPE DTYPE SEED [CHUNK]
         || bad "gpipe gen $1 failed"
 }
 log_has() { grep -q -e "$2" "$1" || bad "$1 lacks '$2'"; }
+job_ranks() {   # job_ranks JOBID: the pids of the gpipe processes of the job (on this one node)
+    local p
+    for p in $(pgrep -x gpipe); do
+        tr '\0' '\n' < "/proc/$p/environ" 2>/dev/null | grep -qx "SLURM_JOB_ID=$1" && printf '%s ' "$p"
+    done
+    return 0
+}
+usr1_pending() {   # usr1_pending PID: SIGUSR1 (10, mask bit 9) is pending for the process
+    local m
+    for m in $(awk '/^(SigPnd|ShdPnd):/ {print $2}' "/proc/$1/status" 2>/dev/null); do
+        (( 0x$m & 0x200 )) && return 0
+    done
+    return 1
+}
+journal_rows() {   # journal_rows FILE: gpipe_rows_done of a partial output (0 if unreadable)
+    HDF5_USE_FILE_LOCKING=FALSE "$PY" -c 'import h5py,sys
+try:
+    v=h5py.File(sys.argv[1],"r").attrs["gpipe_rows_done"]; v=v.decode() if isinstance(v,bytes) else str(v)
+    print(int(v.strip("\0").strip() or 0))
+except Exception: print(0)' "$1" 2>/dev/null || echo 0
+}
 newdir() { D=$W/jobs/$1; mkdir -p "$D"; }
 
 # ---- the tests -----------------------------------------------------------------------------
@@ -374,7 +395,7 @@ t_signal() {
     # 2048 x 4096 f64, --panel-rows 4 on 2 ranks: 256 panels. Both runs journal after every panel
     # (below), and a journal entry is two H5Fflush, each an fsync: ~90 ms on this 2-core VM, so
     # the resumed run takes ~25 s idle and 2-3x that under CI's load (8192 rows took 92 s idle
-    # and ran past the 180 s below in CI). The signal comes after ~10 panels.
+    # and ran past the 180 s below in CI). The signal comes after the first journal entry (below).
     gen "$D/big.h5" 2048x4096 f64 5 || return 1
     local out job log resumable=0
     "$GPIPE" transpose --help 2>/dev/null | grep -q -- --resume && resumable=1
@@ -386,11 +407,32 @@ t_signal() {
     job=${out%%;*} log=$D/gpipe-transpose_$job.out
     for _ in $(seq 60); do grep -q 'gpipe-slurm: .* run: ' "$log" 2>/dev/null && break; sleep 0.5; done
     grep -q 'gpipe-slurm: .* run: ' "$log" 2>/dev/null || bad "job $job did not start gpipe within 30 s" || return 1
-    # signal as soon as gpipe is inside its panel loop: its partial output exists (256 panels of
-    # 2x4 rows follow; a fixed sleep was too long once the machine was fast)
+    # The signal must reach gpipe after its first journal entry and before its last panel. A
+    # sleep races either way (256 panels take ~1 s where fsync is cheap, ~25 s where it is not),
+    # so the ranks are held with SIGSTOP: they run in slices of 0.1 s until the journal of the
+    # stopped partial output says rows are done; then, still stopped, they get SIGUSR1 through
+    # the batch script and the launcher, and SIGCONT once it is pending in every rank.
     for _ in $(seq 200); do [ -e "$D/.big.T.h5.gpipe-tmp" ] && break; sleep 0.05; done
-    sleep 0.5   # a few panels journaled
-    scancel --batch --signal=USR1 "$job" || bad "scancel --batch --signal=USR1 $job failed" || return 1
+    [ -e "$D/.big.T.h5.gpipe-tmp" ] || bad "no partial output $D/.big.T.h5.gpipe-tmp within 10 s" || return 1
+    local pids=() rows=0 p
+    for _ in $(seq 100); do
+        read -ra pids <<< "$(job_ranks "$job")"
+        (( ${#pids[@]} == 2 )) || bad "job $job: ${#pids[@]} gpipe ranks running, expected 2" || return 1
+        kill -STOP "${pids[@]}"
+        rows=$(journal_rows "$D/.big.T.h5.gpipe-tmp")
+        (( rows > 0 )) && break
+        kill -CONT "${pids[@]}"
+        sleep 0.1
+    done
+    (( rows > 0 )) || { kill -CONT "${pids[@]}"; bad "the partial output's journal stayed at 0 rows"; return 1; }
+    scancel --batch --signal=USR1 "$job" || { kill -CONT "${pids[@]}"; bad "scancel --batch --signal=USR1 $job failed"; return 1; }
+    for _ in $(seq 100); do
+        local all=1
+        for p in "${pids[@]}"; do usr1_pending "$p" || all=0; done
+        (( all )) && break
+        sleep 0.1
+    done
+    kill -CONT "${pids[@]}"
     wait_ended "$job" 300 || return 1
     log_has "$log" "received SIGUSR1 (the time limit is near): forwarding SIGUSR1 to the $expect_launcher step" || return 1
     log_has "$log" "^gpipe: error: .*interrupted by signal 10 at panel [0-9]*/[0-9]*" \
