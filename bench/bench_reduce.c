@@ -2,7 +2,7 @@
  * memcpy of the same bytes in the same run: exact sum/sumsq over all, rows and cols, max, and a
  * plain (non-reproducible) double sum loop as the "cost of exactness" reference. Data: doubles
  * scaled over 2^0..2^19 (and f32 of them: blocks span too many binades for the f32 runs), plus
- * f32 uniform in [-1, 1) (one scale: the runs' case).
+ * f32 and f64 uniform in [-1, 1) (one scale: the runs' case).
  * usage: bench_reduce [MiB per array, default 256] [repeats, default 7]; prints medians. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +39,12 @@ int main(int argc, char **argv)
         s ^= s << 13; s ^= s >> 7; s ^= s << 17;
         u32[i] = (float)((double)(s >> 11) * 0x1p-53 * 2 - 1);
     }
-    double *f64 = (double *)src;
+    double *f64 = (double *)src, *u64 = malloc(bytes);   /* u64: doubles in [-1, 1), one scale */
+    if (!u64) return 2;
+    for (size_t i = 0; i < bytes / 8; i++) {
+        s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+        u64[i] = (double)(s >> 11) * 0x1p-53 * 2 - 1;
+    }
     int64_t *acc = calloc(1 << 20, 8);
     double *t = malloc(reps * sizeof *t);
     struct { const char *name; int kind; } cases[] = {
@@ -47,7 +52,10 @@ int main(int argc, char **argv)
         {"exact sum f64 all", 2}, {"exact sum f32 all", 3}, {"exact sumsq f64 all", 4},
         {"exact sum f32 cols (4096 cols)", 5}, {"exact sum f32 rows (4096 cols)", 6}, {"max f32 all", 7},
         {"exact sum i32 all", 8}, {"exact sum f32 all, uniform +-1", 9}, {"exact sum f32 rows, uniform +-1", 10},
-        {"exact sum f32 cols, uniform +-1", 11}, {"exact sum f32 cols (7 cols), uniform +-1", 12}};
+        {"exact sum f32 cols, uniform +-1", 11}, {"exact sum f32 cols (7 cols), uniform +-1", 12},
+        {"exact sum f64 rows (4096 cols)", 13}, {"exact sum f64 cols (4096 cols)", 14},
+        {"exact sum f64 cols (7 cols)", 15}, {"exact sum f64 all, uniform +-1", 16},
+        {"exact sumsq f64 all, uniform +-1", 17}, {"exact sumsq f32 all, uniform +-1", 18}};
     printf("%-40s %10s %8s\n", "case", "GB/s", "x memcpy");
     double base = 0;
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
@@ -79,6 +87,17 @@ int main(int argc, char **argv)
             case 11: case 12: { const size_t nc = cases[c].kind == 11 ? 4096 : 7;
                 f = GP_XFMT_F32; memset(acc, 0, nc * gp_rwords(f) * 8);
                 gp_cpu_rsum(u32, bytes / 4 / nc, nc, GP_RT_F32, GP_RK_SUM, GP_AXIS_COLS, f, acc); break; }
+            case 13: { f = GP_XFMT_F64; size_t rows = bytes / 8 / 4096, w = gp_rwords(f);
+                int64_t *ra = calloc(rows * w, 8);
+                t0 = now();
+                gp_cpu_rsum(f64, rows, 4096, GP_RT_F64, GP_RK_SUM, GP_AXIS_ROWS, f, ra);
+                free(ra); break; }
+            case 14: case 15: { const size_t nc = cases[c].kind == 14 ? 4096 : 7;
+                f = GP_XFMT_F64; memset(acc, 0, nc * gp_rwords(f) * 8);
+                gp_cpu_rsum(f64, bytes / 8 / nc, nc, GP_RT_F64, GP_RK_SUM, GP_AXIS_COLS, f, acc); break; }
+            case 16: f = GP_XFMT_F64; memset(acc, 0, 1024); gp_cpu_rsum(u64, 1, bytes / 8, GP_RT_F64, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
+            case 17: f = GP_XFMT_F64; memset(acc, 0, 1024); gp_cpu_rsum(u64, 1, bytes / 8, GP_RT_F64, GP_RK_SQ, GP_AXIS_ALL, f, acc); break;
+            case 18: f = GP_XFMT_F32SQ; memset(acc, 0, 1024); gp_cpu_rsum(u32, 1, bytes / 4, GP_RT_F32, GP_RK_SQ, GP_AXIS_ALL, f, acc); break;
             case 8: f = GP_XFMT_INT; memset(acc, 0, 1024); gp_cpu_rsum(f32, 1, bytes / 4, GP_RT_I32, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
             }
             t[r] = now() - t0;

@@ -83,23 +83,100 @@ static void depu192(int64_t *limb, unsigned __int128 lo, uint64_t carry)
     gp_xdep_m(limb, 128, carry, 0);
 }
 
-/* ---- exact sums: floats ------------------------------------------------------------------------ */
+/* ---- exact sums: floats in lanes of expansions ---------------------------------------------------- */
+/* f64 sums and the sums of squares go into many two-term expansions side by side ("lanes", a
+ * loop the compiler vectorises) instead of four scalar ones: value i of a block goes into lane
+ * i % L by the two TwoSums of gp_xexp_add, and a non-zero second error is deposited. The sum is
+ * exact either way, so the bits are those of the element-by-element path. TwoSum is error-free
+ * for finite doubles as long as nothing overflows: a block enters the lanes only if all of its
+ * values are below LIM = 2^990 (else, and for a NaN or an Inf, it goes element by element, which
+ * counts them), and the lanes are deposited at the end of every CHUNK, so a lane holds at most
+ * 2^24 values (|sum| < 2^1014).
+ * A square is rounded once (d * d, never fused with the add after it: fp-contract off). */
+#define LANES 32      /* lanes of the whole-panel and row sums */
+#define VB 256        /* values per lanes call at most */
+#define LIM 0x1p990
+#define CT 256       /* columns per lanes call */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(GP_NO_SSE2)
+#define GP_LANES __attribute__((target_clones("avx2", "default"), optimize("fp-contract=off")))
+#elif defined(__GNUC__) && !defined(__clang__)
+#define GP_LANES __attribute__((optimize("fp-contract=off")))
+#else
+#define GP_LANES   /* clang contracts only within one expression */
+#endif
+/* The n values of p (n <= VB, a multiple of L; squared when sq) into lanes a0, a1 (value i into
+ * lane i % L), their second errors into sp[0..n), if every one of them is below LIM. Returns 0
+ * (nothing added) when one is not or is a NaN, else 1, or 3 when a second error is not zero. */
+#define LANES_BLOCK(NAME, T)                                                                            \
+    GP_LANES static int NAME##_lanes(const T *restrict p, size_t n, size_t L, int sq, double *restrict a0, \
+                                     double *restrict a1, double *restrict sp)                      \
+    {                                                                                               \
+        double v[VB];                                                                               \
+        int ok = 1;                                                                                 \
+        if (sq)                                                                                     \
+            for (size_t i = 0; i < n; i++) {                                                        \
+                const double d = (double)p[i];                                                      \
+                v[i] = d * d;                                                                       \
+                ok &= v[i] < LIM;                                                                   \
+            }                                                                                       \
+        else                                                                                        \
+            for (size_t i = 0; i < n; i++) {                                                        \
+                v[i] = (double)p[i];                                                                \
+                ok &= fabs(v[i]) < LIM;                                                             \
+            }                                                                                       \
+        if (!ok) return 0;                                                                          \
+        double nz = 0;                                                                              \
+        for (size_t j = 0; j < n; j += L)                                                           \
+            for (size_t l = 0; l < L; l++) {                                                        \
+                const double x = v[j + l], s = a0[l] + x, bp = s - a0[l];                           \
+                const double e = (a0[l] - (s - bp)) + (x - bp);                                     \
+                const double s2 = a1[l] + e, bp2 = s2 - a1[l];                                      \
+                const double e2 = (a1[l] - (s2 - bp2)) + (e - bp2);                                 \
+                a0[l] = s;                                                                          \
+                a1[l] = s2;                                                                         \
+                sp[j + l] = e2;                                                                     \
+                nz = e2 != 0 ? 1 : nz;                                                              \
+            }                                                                                       \
+        return nz != 0 ? 3 : 1;                                                                     \
+    }
+LANES_BLOCK(f32, float)
+LANES_BLOCK(f64, double)
+
+/* Deposits lanes 0 .. L - 1 (lane l into the accumulator of column l % cols: acc + (l % cols) *
+ * w) and clears them. */
+static void lanes_out(double *a0, double *a1, size_t L, size_t cols, size_t w, int64_t *acc, int lo)
+{
+    for (size_t l = 0; l < L; l++) {
+        int64_t *ac = acc + (l % cols) * w;
+        if (a0[l] != 0) gp_xdep_d(ac, lo, a0[l]);
+        if (a1[l] != 0) gp_xdep_d(ac, lo, a1[l]);
+        a0[l] = a1[l] = 0;
+    }
+}
+/* The second errors sp[0..n) of a lanes call, value i's into column (c0 + i) % cols. */
+static void spills_out(const double *sp, size_t n, size_t c0, size_t cols, size_t w, int64_t *acc, int lo)
+{
+    for (size_t i = 0; i < n; i++)
+        if (sp[i] != 0) gp_xdep_d(acc + ((c0 + i) % cols) * w, lo, sp[i]);
+}
+
 #define FSUM_KERNELS(NAME, T)                                                                           \
     static void NAME##_all(const T *x, size_t n, int sq, gp_xfmt f, int64_t *acc)                     \
     {                                                                                               \
-        double a[4][GP_XK];                                                                         \
+        double a[4][GP_XK], a0[LANES] = {0}, a1[LANES] = {0}, sp[VB];                               \
         memset(a, 0, sizeof a);                                                                     \
         for (size_t done = 0; done < n;) {                                                          \
             size_t m = n - done < CHUNK ? n - done : CHUNK, i = 0;                                  \
             const T *p = x + done;                                                                  \
-            for (; i + 4 <= m; i += 4) {                                                            \
-                add_val((double)p[i], sq, a[0], acc, f);                                            \
-                add_val((double)p[i + 1], sq, a[1], acc, f);                                        \
-                add_val((double)p[i + 2], sq, a[2], acc, f);                                        \
-                add_val((double)p[i + 3], sq, a[3], acc, f);                                        \
+            for (; i + VB <= m; i += VB) {                                                          \
+                const int r = NAME##_lanes(p + i, VB, LANES, sq, a0, a1, sp);                       \
+                if (!r)                                                                             \
+                    for (size_t j = 0; j < VB; j++) add_val((double)p[i + j], sq, a[j & 3], acc, f); \
+                if (r == 3) spills_out(sp, VB, 0, 1, 0, acc, f.lo);                                 \
             }                                                                                       \
-            for (; i < m; i++) add_val((double)p[i], sq, a[0], acc, f);                             \
+            for (; i < m; i++) add_val((double)p[i], sq, a[i & 3], acc, f);                         \
             for (int j = 0; j < 4; j++) gp_xexp_flush(a[j], acc, f.lo);                             \
+            lanes_out(a0, a1, LANES, 1, 0, acc, f.lo);                                              \
             gp_xnorm(acc, f.nl);                                                                    \
             done += m;                                                                              \
         }                                                                                           \
@@ -109,23 +186,44 @@ static void depu192(int64_t *limb, unsigned __int128 lo, uint64_t carry)
         size_t w = gp_rwords(f);                                                                    \
         for (size_t r = 0; r < rows; r++) NAME##_all(x + r * cols, cols, sq, f, acc + r * w);        \
     }                                                                                               \
+    /* Columns: the lanes are columns (CT at a time), or, in a panel narrower than 32 columns, the \
+     * lanes of k rows side by side (lane l is column l % cols). */                                 \
     static void NAME##_cols(const T *x, size_t rows, size_t cols, int sq, gp_xfmt f, int64_t *acc)    \
     {                                                                                               \
-        size_t w = gp_rwords(f);                                                                    \
+        const size_t w = gp_rwords(f);                                                              \
+        size_t k = 1;                                                                               \
+        while (cols && cols * k < 32) k *= 2;                                                       \
+        const size_t nl = cols * k;                                                                 \
         double *ex = calloc(cols ? cols * GP_XK : 1, sizeof *ex);                                   \
-        if (!ex) abort();                                                                           \
+        double *a0 = calloc(nl ? nl : 1, sizeof *a0), *a1 = calloc(nl ? nl : 1, sizeof *a1);        \
+        if (!ex || !a0 || !a1) abort();                                                             \
+        double sp[VB];                                                                              \
         for (size_t r0 = 0; r0 < rows; r0 += CHUNK) {                                               \
-            size_t r1 = rows - r0 < CHUNK ? rows : r0 + CHUNK;                                      \
-            for (size_t r = r0; r < r1; r++) {                                                      \
+            const size_t r1 = rows - r0 < CHUNK ? rows : r0 + CHUNK;                                \
+            for (size_t r = r0; r < r1;) {                                                          \
+                const size_t kk = k > 1 && r + k <= r1 ? k : 1;   /* rows this step */              \
                 const T *p = x + r * cols;                                                          \
-                for (size_t c = 0; c < cols; c++) add_val((double)p[c], sq, ex + c * GP_XK, acc + c * w, f); \
+                for (size_t c0 = 0; c0 < cols * kk; c0 += CT) {                                     \
+                    const size_t nc = cols * kk - c0 < CT ? cols * kk - c0 : CT;                    \
+                    const int rr = NAME##_lanes(p + c0, nc, nc, sq, a0 + c0, a1 + c0, sp);          \
+                    if (!rr)                                                                        \
+                        for (size_t j = 0; j < nc; j++) {                                           \
+                            const size_t c = (c0 + j) % cols;                                       \
+                            add_val((double)p[c0 + j], sq, ex + c * GP_XK, acc + c * w, f);         \
+                        }                                                                           \
+                    if (rr == 3) spills_out(sp, nc, c0, cols, w, acc, f.lo);                        \
+                }                                                                                   \
+                r += kk;                                                                            \
             }                                                                                       \
+            lanes_out(a0, a1, nl, cols, w, acc, f.lo);                                              \
             for (size_t c = 0; c < cols; c++) {                                                     \
                 gp_xexp_flush(ex + c * GP_XK, acc + c * w, f.lo);                                   \
                 gp_xnorm(acc + c * w, f.nl);                                                        \
             }                                                                                       \
         }                                                                                           \
         free(ex);                                                                                   \
+        free(a0);                                                                                   \
+        free(a1);                                                                                   \
     }
 FSUM_KERNELS(f32, float)
 FSUM_KERNELS(f64, double)
@@ -272,7 +370,6 @@ static void f32_all_runs(const float *x, size_t n, gp_xfmt f, int64_t *acc)
  * columns at a time, a loop over contiguous floats that the compiler vectorises) join the
  * column's run as in f32_all_runs; a block that fails alone goes element by element into the
  * column's expansion. Exact either way, so the bits are those of the element-by-element path. */
-#define CT 256
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(GP_NO_SSE2)
 __attribute__((target_clones("avx2", "default")))   /* 32-byte vectors where the CPU has them */
 #endif

@@ -169,11 +169,31 @@ static uint64_t f32_sum_bits(const float *x, size_t rows, size_t cols, gp_raxis 
     free(acc);
     return b;
 }
+/* The reference for the float kernels: every value (every rounded square) deposited straight
+ * into the accumulator (pipeline/xacc.h), no expansion in front; NaN and Inf counted as the
+ * kernels' contract says (docs/reductions.md). x is n values at a stride of `step` doubles. */
+static uint64_t dep_ref_bits(const double *x, size_t n, size_t step, gp_rkind k, gp_xfmt f)
+{
+    const size_t w = gp_rwords(f);
+    int64_t *acc = calloc(w, 8), *sp = acc + f.nl;
+    for (size_t i = 0; i < n; i++) {
+        double d = x[i * step];
+        if (k == GP_RK_SQ && isfinite(d)) d = gp_mul_rn(d, d);
+        if (isnan(d)) sp[0]++;
+        else if (isinf(d)) sp[d < 0 && k != GP_RK_SQ ? 2 : 1]++;
+        else gp_xdep_d(acc, f.lo, d);
+        if (i % (1u << 20) == 0) gp_xnorm(acc, f.nl);
+    }
+    gp_xnorm(acc, f.nl);
+    uint64_t b = bits(gp_xvalue(acc, f));
+    free(acc);
+    return b;
+}
 static uint64_t f64_ref_bits(const float *x, size_t n)
 {
     double *d = malloc((n ? n : 1) * sizeof *d);
     for (size_t i = 0; i < n; i++) d[i] = (double)x[i];
-    uint64_t b = bits(sum_split(d, n, 1, GP_RK_SUM));
+    uint64_t b = dep_ref_bits(d, n, 1, GP_RK_SUM, GP_XFMT_F32);
     free(d);
     return b;
 }
@@ -270,6 +290,78 @@ static void test_f32_cols_fold(void **state)
         }
         free(x); free(col); free(acc);
     }
+}
+
+/* f64 sums, and the sums of squares of f32 and f64, go through lanes of expansions
+ * (kernels/cpu/reduce.c, *_lanes: blocks of 256 values, 32 lanes; columns up to 256 at a time,
+ * narrow panels folded into >= 32 lanes): every axis against the deposit-only reference, on one
+ * scale, many scales, the whole range with subnormals and zeros, values just under 2^990 (the
+ * lanes' limit) whose sums pass 2^1000, blocks with values above it (or squares above it),
+ * values whose sums in one lane would overflow, NaN/Inf, and sums where only the second errors
+ * of the lanes are left, at lengths around the block and lane sizes. */
+static double lanes_value(int kind, size_t r, size_t c, size_t R, size_t C)
+{
+    const size_t i = r * C + c;
+    double u = (double)(rnd() >> 11) * 0x1p-53 * 2 - 1;
+    switch (kind) {
+    case 0: return u;                                                   /* one scale */
+    case 1: return ldexp(u, (int)(rnd() % 20));                         /* the bench's data */
+    case 2: return rand_double();                                       /* whole range */
+    case 3: return ldexp(fabs(u) + 1, 988);                             /* lanes grow past 2^1000 */
+    case 4: return i % 997 == 5 ? 0x1p990 * (u + 2) : u;                /* some blocks above 2^990 */
+    case 5: return ldexp(u, 494 + (int)(rnd() % 3));                    /* squares around 2^990 */
+    case 7: return ((i / 32) % 4 < 2 ? 0x1.8p1023 : -0x1.8p1023) + u;   /* a lane sum would overflow */
+    case 8: {   /* +B, +c, t, -B, -c in one lane (a column, or every 32nd value of a row): only the
+                 * tiny t are left, and they leave the lanes as second errors */
+        const double seq[5] = {0x1.234p100, 0x1.5555p0, ldexp(u, -80), -0x1.234p100, -0x1.5555p0};
+        return seq[(R >= 5 ? r : c / 32) % 5];
+    }
+    default: {                                                          /* NaN, Inf in a few blocks */
+        const double sp[] = {NAN, INFINITY, -INFINITY, -NAN};
+        return i % 1009 == 3 ? sp[rnd() % 4] : u;
+    }
+    }
+}
+static void test_lanes(void **state)
+{
+    (void)state;
+    const size_t shapes[][2] = {{1, 1},   {1, 255},  {1, 256}, {1, 257},  {3, 1000}, {2000, 1},
+                                {777, 2}, {301, 3},  {130, 7}, {65, 31},  {64, 32},  {97, 33},
+                                {40, 256}, {41, 257}, {9, 300}, {5, 600}, {129, 513}, {1, 100003}};
+    for (int kind = 0; kind < 9; kind++)
+        for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+            const size_t R = shapes[si][0], C = shapes[si][1], n = R * C;
+            double *x = malloc(n * sizeof *x);
+            float *xf = malloc(n * sizeof *xf);
+            double *xd = malloc(n * sizeof *xd);
+            for (size_t i = 0; i < n; i++) x[i] = lanes_value(kind, i / C, i % C, R, C);
+            for (size_t i = 0; i < n; i++) {
+                xf[i] = (float)(kind >= 3 && kind <= 7 && kind != 6 ? x[i] * 0x1p-980 : x[i]);   /* finite f32 */
+                if (kind == 5) xf[i] = (float)ldexp((double)(rnd() >> 40), (int)(rnd() % 200) - 100);
+                xd[i] = (double)xf[i];
+            }
+            for (int t = 0; t < 3; t++) {   /* f64 sum, f64 sumsq, f32 sumsq */
+                const gp_rkind k = t ? GP_RK_SQ : GP_RK_SUM;
+                const gp_rtype ty = t == 2 ? GP_RT_F32 : GP_RT_F64;
+                const void *buf = t == 2 ? (const void *)xf : (const void *)x;
+                const double *ref = t == 2 ? xd : x;
+                const gp_xfmt f = gp_rfmt(ty, k);
+                const size_t w = gp_rwords(f);
+                int64_t *acc = calloc((R > C ? R : C) * w, 8);
+                gp_cpu_rsum(buf, R, C, ty, k, GP_AXIS_ALL, f, acc);
+                assert_true(bits(gp_xvalue(acc, f)) == dep_ref_bits(ref, n, 1, k, f));
+                memset(acc, 0, (R > C ? R : C) * w * 8);
+                gp_cpu_rsum(buf, R, C, ty, k, GP_AXIS_ROWS, f, acc);
+                for (size_t r = 0; r < R; r++)
+                    assert_true(bits(gp_xvalue(acc + r * w, f)) == dep_ref_bits(ref + r * C, C, 1, k, f));
+                memset(acc, 0, (R > C ? R : C) * w * 8);
+                gp_cpu_rsum(buf, R, C, ty, k, GP_AXIS_COLS, f, acc);
+                for (size_t c = 0; c < C; c++)
+                    assert_true(bits(gp_xvalue(acc + c * w, f)) == dep_ref_bits(ref + c, R, C, k, f));
+                free(acc);
+            }
+            free(x); free(xf); free(xd);
+        }
 }
 
 /* rows and cols kernels agree with the all kernel on each row/column */
@@ -425,6 +517,7 @@ int main(void)
         cmocka_unit_test(test_integers),       cmocka_unit_test(test_stats_moments),
         cmocka_unit_test(test_arg),            cmocka_unit_test(test_f32_runs),
         cmocka_unit_test(test_f32_cols_fold),
+        cmocka_unit_test(test_lanes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
