@@ -55,7 +55,8 @@ int main(int argc, char **argv)
         {"exact sum f32 cols, uniform +-1", 11}, {"exact sum f32 cols (7 cols), uniform +-1", 12},
         {"exact sum f64 rows (4096 cols)", 13}, {"exact sum f64 cols (4096 cols)", 14},
         {"exact sum f64 cols (7 cols)", 15}, {"exact sum f64 all, uniform +-1", 16},
-        {"exact sumsq f64 all, uniform +-1", 17}, {"exact sumsq f32 all, uniform +-1", 18}};
+        {"exact sumsq f64 all, uniform +-1", 17}, {"exact sumsq f32 all, uniform +-1", 18},
+        {"max f64 all", 19}, {"min f32 cols (4096 cols)", 20}, {"absmax f32 rows (4096 cols)", 21}};
     printf("%-40s %10s %8s\n", "case", "GB/s", "x memcpy");
     double base = 0;
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
@@ -98,6 +99,16 @@ int main(int argc, char **argv)
             case 16: f = GP_XFMT_F64; memset(acc, 0, 1024); gp_cpu_rsum(u64, 1, bytes / 8, GP_RT_F64, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
             case 17: f = GP_XFMT_F64; memset(acc, 0, 1024); gp_cpu_rsum(u64, 1, bytes / 8, GP_RT_F64, GP_RK_SQ, GP_AXIS_ALL, f, acc); break;
             case 18: f = GP_XFMT_F32SQ; memset(acc, 0, 1024); gp_cpu_rsum(u32, 1, bytes / 4, GP_RT_F32, GP_RK_SQ, GP_AXIS_ALL, f, acc); break;
+            case 19: gp_cpu_rext(f64, 1, bytes / 8, GP_RT_F64, GP_RK_MAX, GP_AXIS_ALL, &key, &nan); break;
+            case 20: case 21: { const size_t rows = bytes / 4 / 4096, nt = cases[c].kind == 20 ? 4096 : rows;
+                uint64_t *ks = calloc(nt, 8);
+                int64_t *ns = calloc(nt, 8);
+                if (cases[c].kind == 20) memset(ks, 0xff, nt * 8);
+                t0 = now();
+                gp_cpu_rext(f32, rows, 4096, GP_RT_F32, cases[c].kind == 20 ? GP_RK_MIN : GP_RK_ABSMAX,
+                            cases[c].kind == 20 ? GP_AXIS_COLS : GP_AXIS_ROWS, ks, ns);
+                sink = (double)ks[0];
+                free(ks); free(ns); break; }
             case 8: f = GP_XFMT_INT; memset(acc, 0, 1024); gp_cpu_rsum(f32, 1, bytes / 4, GP_RT_I32, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
             }
             t[r] = now() - t0;

@@ -364,6 +364,68 @@ static void test_lanes(void **state)
         }
 }
 
+/* Extrema of floats (kernels/cpu/reduce.c, FEXT_KERNEL: keys of the element's own width, no
+ * branches) against a naive loop over gp_key_d, for min, max and absmax on every axis, f32 and f64,
+ * with NaNs (both signs, quiet and signalling), +-Inf, +-0, subnormals and the largest finite
+ * values, folded into keys left by an earlier panel, at odd shapes. */
+static double ext_value(int kind)
+{
+    const double u = (double)(rnd() >> 11) * 0x1p-53 * 2 - 1;
+    if (kind == 0 || rnd() % 4) return ldexp(u, (int)(rnd() % 60) - 30);
+    const double sp[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0, -0.0, 0x1p-1074, -0x1p-1060, 0x1p-149, -0x1p-140,
+                         0x1.fffffffffffffp1023, -0x1.fffffep127, 0x1.fffffep127};
+    return sp[rnd() % (sizeof sp / sizeof *sp)];
+}
+static void test_ext_floats(void **state)
+{
+    (void)state;
+    const size_t shapes[][2] = {{1, 1}, {1, 1000}, {1000, 1}, {7, 13}, {3, 257}, {64, 33}, {131, 129}, {2, 4099}};
+    const gp_rkind ks[] = {GP_RK_MIN, GP_RK_MAX, GP_RK_ABSMAX};
+    const gp_raxis axes[] = {GP_AXIS_ALL, GP_AXIS_ROWS, GP_AXIS_COLS};
+    for (int kind = 0; kind < 2; kind++)
+        for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+            const size_t R = shapes[si][0], C = shapes[si][1], n = R * C;
+            double *x = malloc(n * sizeof *x);
+            float *xf = malloc(n * sizeof *xf);
+            for (size_t i = 0; i < n; i++) x[i] = ext_value(kind);
+            for (size_t i = 0; i < n; i++) xf[i] = (float)ext_value(kind);
+            if (kind == 1) {   /* a signalling NaN and a NaN with a payload */
+                const uint64_t sn = 0x7ff0000000000001ull;
+                const uint32_t pf = 0xffc12345u;
+                memcpy(x + n / 2, &sn, 8);
+                memcpy(xf + n / 3, &pf, 4);
+            }
+            for (int t = 0; t < 2; t++)
+                for (int ki = 0; ki < 3; ki++)
+                    for (int ai = 0; ai < 3; ai++) {
+                        const gp_rkind k = ks[ki];
+                        const gp_raxis ax = axes[ai];
+                        const int mn = k == GP_RK_MIN;
+                        const size_t nt = ax == GP_AXIS_ALL ? 1 : ax == GP_AXIS_ROWS ? R : C;
+                        uint64_t *key = malloc(nt * 8), *rk = malloc(nt * 8);
+                        int64_t *nan = calloc(nt, 8), *rn = calloc(nt, 8);
+                        for (size_t j = 0; j < nt; j++)   /* an earlier panel's keys, or none */
+                            key[j] = rk[j] = (j % 3 == 0) ? gp_key_d(ldexp((double)(j % 7) - 3, -3)) : (mn ? ~0ull : 0);
+                        for (size_t r = 0; r < R; r++)
+                            for (size_t c = 0; c < C; c++) {
+                                double d = t ? (double)xf[r * C + c] : x[r * C + c];
+                                const size_t j = ax == GP_AXIS_ALL ? 0 : ax == GP_AXIS_ROWS ? r : c;
+                                if (d != d) { rn[j]++; continue; }
+                                if (k == GP_RK_ABSMAX) d = fabs(d);
+                                const uint64_t kk = gp_key_d(d);
+                                rk[j] = mn ? (kk < rk[j] ? kk : rk[j]) : (kk > rk[j] ? kk : rk[j]);
+                            }
+                        gp_cpu_rext(t ? (const void *)xf : (const void *)x, R, C, t ? GP_RT_F32 : GP_RT_F64, k, ax, key, nan);
+                        for (size_t j = 0; j < nt; j++) {
+                            assert_true(key[j] == rk[j]);
+                            assert_true(nan[j] == rn[j]);
+                        }
+                        free(key); free(rk); free(nan); free(rn);
+                    }
+            free(x); free(xf);
+        }
+}
+
 /* rows and cols kernels agree with the all kernel on each row/column */
 static void test_axes(void **state)
 {
@@ -517,7 +579,7 @@ int main(void)
         cmocka_unit_test(test_integers),       cmocka_unit_test(test_stats_moments),
         cmocka_unit_test(test_arg),            cmocka_unit_test(test_f32_runs),
         cmocka_unit_test(test_f32_cols_fold),
-        cmocka_unit_test(test_lanes),
+        cmocka_unit_test(test_lanes),          cmocka_unit_test(test_ext_floats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
