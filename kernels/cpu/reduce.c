@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#define XXH_INLINE_ALL   /* XXH3 of 4 or 8 bytes inlined into the stats loops (same bits as libxxhash) */
 #include <xxhash.h>
 #if defined(__SSE2__) && !defined(GP_NO_SSE2)   /* GP_NO_SSE2: the portable path, for its test */
 #include <emmintrin.h>
@@ -802,47 +803,108 @@ void gp_rstats_init(gp_rstats *s, gp_rtype t)
     s->kmax = 0;
 }
 
-#define STATS_FLOAT(NAME, T, FMA)                                                                        \
+/* Float stats over the panel as one flat run (element i has index row0 * cols + i), in blocks of
+ * VB: the checksum (XXH3 inlined), min and max keys and the NaN count (the vectorised extrema
+ * loops), the +-Inf counts, and the two exact sums in lanes (f64_lanes / f32_lanes; f64 squares
+ * as fl(x^2) plus the exact error of the product by Dekker's split, equal to fma(x, x, -fl(x^2))
+ * wherever it is used: blocks of zeros and magnitudes in [2^-400, 2^495); the errors in lanes of
+ * their own, where they do not spill at every add as next to the squares); a block that fails
+ * goes into that sum element by element (the squares' FMA error term, overflowing squares
+ * counted in qover). */
+GP_LANES static int f64_sqerr(const double *restrict p, size_t n, double *restrict e)
+{
+    int ok = 1;
+    for (size_t i = 0; i < n; i++) {
+        const double d = p[i], ad = fabs(d);
+        ok &= (ad >= 0x1p-400 && ad < 0x1p495) | (d == 0);
+        const double c = 134217729.0 * d, hi = c - (c - d), lo = d - hi, pp = d * d;
+        e[i] = ((hi * hi - pp) + 2 * hi * lo) + lo * lo;
+    }
+    return ok;
+}
+GP_WIDE static void inf_counts(const uint64_t *restrict b, size_t n, int64_t *pinf, int64_t *ninf)
+{
+    uint64_t pi = 0, ni = 0;
+    for (size_t i = 0; i < n; i++) {
+        pi += b[i] == 0x7ff0000000000000ull;
+        ni += b[i] == 0xfff0000000000000ull;
+    }
+    *pinf += (int64_t)pi;
+    *ninf += (int64_t)ni;
+}
+GP_WIDE static void inf_counts32(const uint32_t *restrict b, size_t n, int64_t *pinf, int64_t *ninf)
+{
+    uint32_t pi = 0, ni = 0;
+    for (size_t i = 0; i < n; i++) {
+        pi += b[i] == 0x7f800000u;
+        ni += b[i] == 0xff800000u;
+    }
+    *pinf += (int64_t)pi;
+    *ninf += (int64_t)ni;
+}
+#define STATS_FLOAT(NAME, T, U, FMA, INFC)                                                               \
     static void NAME##_stats(const T *x, size_t rows, size_t cols, size_t row0, gp_rstats *s)        \
     {                                                                                               \
-        double a[GP_XK] = {0}, b[GP_XK] = {0};                                                      \
-        int64_t sp[3] = {0, 0, 0};                                                                  \
-        uint64_t kmin = s->kmin, kmax = s->kmax, h = 0;                                             \
-        size_t since = 0;                                                                           \
-        for (size_t r = 0; r < rows; r++) {                                                         \
-            const T *p = x + r * cols;                                                              \
-            uint64_t base = (uint64_t)(row0 + r) * cols;                                            \
-            for (size_t c = 0; c < cols; c++) {                                                     \
-                T v = p[c];                                                                         \
-                h += gp_rhash(&v, sizeof v, base + c);                                              \
-                double d = (double)v;                                                               \
-                if (d != d) { sp[0]++; continue; }                                                  \
-                uint64_t kk = gp_key_d(d);                                                          \
-                kmin = kk < kmin ? kk : kmin;                                                       \
-                kmax = kk > kmax ? kk : kmax;                                                       \
-                if (special(d, 0, sp)) continue;                                                    \
-                gp_xexp_add(a, d, s->s, s->fs.lo);                                                  \
-                double pp = gp_mul_rn(d, d);                                                        \
-                if (pp - pp != 0) { s->qover++; s->finite++; continue; } /* x^2 overflows */ \
-                gp_xexp_add(b, pp, s->q, s->fq.lo);                                                 \
-                if (FMA) { double e = fma(d, d, -pp); if (e != 0) gp_xexp_add(b, e, s->q, s->fq.lo); } \
-                s->finite++;                                                                        \
+        double a[GP_XK] = {0}, b[GP_XK] = {0}, sa0[LANES] = {0}, sa1[LANES] = {0};                  \
+        double qa0[LANES] = {0}, qa1[LANES] = {0}, ea0[LANES] = {0}, ea1[LANES] = {0}, sp[VB], e[VB]; \
+        int64_t nan = 0, pinf = 0, ninf = 0;                                                        \
+        uint64_t h = 0;                                                                             \
+        const size_t n = rows * cols;                                                               \
+        const uint64_t i0 = (uint64_t)row0 * cols;                                                  \
+        for (size_t done = 0; done < n;) {                                                          \
+            const size_t m = n - done < CHUNK ? n - done : CHUNK;                                   \
+            for (size_t j = done; j < done + m; j += VB) {                                          \
+                const size_t nb = done + m - j < VB ? done + m - j : VB, nl = nb - nb % LANES;       \
+                const T *p = x + j;                                                                 \
+                for (size_t i = 0; i < nb; i++) h += XXH3_64bits_withSeed(p + i, sizeof(T), i0 + j + i); \
+                int64_t dummy = 0;                                                                  \
+                NAME##_ext_fold(NAME##_ext_run((const U *)p, nb, 1, 0, &nan), 1, &s->kmin);          \
+                NAME##_ext_fold(NAME##_ext_run((const U *)p, nb, 0, 0, &dummy), 0, &s->kmax);        \
+                INFC((const U *)p, nb, &pinf, &ninf);                                               \
+                int r = nl ? NAME##_lanes(p, nl, LANES, 0, sa0, sa1, sp) : 1;                       \
+                if (r == 3) spills_out(sp, nl, 0, 1, 0, s->s, s->fs.lo);                            \
+                for (size_t i = r ? nl : 0; i < nb; i++) {                                          \
+                    const double d = (double)p[i];                                                  \
+                    if (isfinite(d)) gp_xexp_add(a, d, s->s, s->fs.lo);                             \
+                }                                                                                   \
+                r = nl ? NAME##_lanes(p, nl, LANES, 1, qa0, qa1, sp) : 1;                           \
+                if (r == 3) spills_out(sp, nl, 0, 1, 0, s->q, s->fq.lo);                            \
+                if (FMA && r && nl) {                                                               \
+                    if (f64_sqerr((const double *)p, nl, e)) {                                      \
+                        r = f64_lanes(e, nl, LANES, 0, ea0, ea1, sp);   /* lanes of their own */    \
+                        if (r == 3) spills_out(sp, nl, 0, 1, 0, s->q, s->fq.lo);                    \
+                    } else {   /* the squares went in: only their errors, element by element */   \
+                        for (size_t i = 0; i < nl; i++) {                                           \
+                            const double d = (double)p[i], pp = gp_mul_rn(d, d), er = fma(d, d, -pp); \
+                            if (er != 0) gp_xexp_add(b, er, s->q, s->fq.lo);                        \
+                        }                                                                           \
+                    }                                                                               \
+                }                                                                                   \
+                for (size_t i = r ? nl : 0; i < nb; i++) {                                          \
+                    const double d = (double)p[i];                                                  \
+                    if (!isfinite(d)) continue;                                                     \
+                    const double pp = gp_mul_rn(d, d);                                              \
+                    if (pp - pp != 0) { s->qover++; continue; }   /* x^2 overflows */               \
+                    gp_xexp_add(b, pp, s->q, s->fq.lo);                                             \
+                    if (FMA) { const double er = fma(d, d, -pp); if (er != 0) gp_xexp_add(b, er, s->q, s->fq.lo); } \
+                }                                                                                   \
             }                                                                                       \
-            since += cols;                                                                          \
-            if (since >= CHUNK || r + 1 == rows) {                                                  \
-                gp_xexp_flush(a, s->s, s->fs.lo);                                                   \
-                gp_xexp_flush(b, s->q, s->fq.lo);                                                   \
-                gp_xnorm(s->s, s->fs.nl);                                                           \
-                gp_xnorm(s->q, s->fq.nl);                                                           \
-                since = 0;                                                                          \
-            }                                                                                       \
+            lanes_out(sa0, sa1, LANES, 1, 0, s->s, s->fs.lo);                                       \
+            lanes_out(qa0, qa1, LANES, 1, 0, s->q, s->fq.lo);                                       \
+            lanes_out(ea0, ea1, LANES, 1, 0, s->q, s->fq.lo);                                       \
+            gp_xexp_flush(a, s->s, s->fs.lo);                                                       \
+            gp_xexp_flush(b, s->q, s->fq.lo);                                                       \
+            gp_xnorm(s->s, s->fs.nl);                                                               \
+            gp_xnorm(s->q, s->fq.nl);                                                               \
+            done += m;                                                                              \
         }                                                                                           \
-        s->nan += sp[0]; s->pinf += sp[1]; s->ninf += sp[2];                                        \
-        s->kmin = kmin; s->kmax = kmax; s->checksum += h;                                           \
-        s->count += (int64_t)(rows * cols);                                                         \
+        s->nan += nan; s->pinf += pinf; s->ninf += ninf;                                            \
+        s->checksum += h;                                                                           \
+        s->count += (int64_t)n;                                                                     \
+        s->finite += (int64_t)n - nan - pinf - ninf;                                                \
     }
-STATS_FLOAT(f32, float, 0)
-STATS_FLOAT(f64, double, 1)
+STATS_FLOAT(f32, float, uint32_t, 0, inf_counts32)
+STATS_FLOAT(f64, double, uint64_t, 1, inf_counts)
 
 #define STATS_INT(NAME, T, WIDE, KEY)                                                                    \
     static void NAME##_stats(const T *x, size_t rows, size_t cols, size_t row0, gp_rstats *s)        \

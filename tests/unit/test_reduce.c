@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <xxhash.h>   /* the library's XXH3: the reference for the inlined one in the stats loops */
 #include "pipeline/reduce.h"
 
 static uint64_t rng_state = 88172645463325252ull;
@@ -426,6 +427,80 @@ static void test_ext_floats(void **state)
         }
 }
 
+/* Float stats (kernels/cpu/reduce.c, STATS_FLOAT: one flat pass in blocks, sums in lanes, f64
+ * squares' errors by Dekker's split where it is exact) against a naive element loop: the sums by
+ * deposits straight into accumulators (f64 squares as fl(x^2) + fma(x, x, -fl(x^2))), keys by
+ * gp_key_d, counts, squares that overflow, and the checksum by libxxhash's own XXH3; on the data
+ * of test_lanes plus magnitudes around 2^-400 (under it Dekker's error is not used; under ~2^-480
+ * it would not be exact) and over 2^495, in one panel and in two (row0 > 0, accumulated into the
+ * same stats). The exact sums are compared limb by limb. */
+static void stats_ref(const void *buf, int f64, size_t n, uint64_t i0, gp_rstats *r)
+{
+    const size_t es = f64 ? 8 : 4;
+    for (size_t i = 0; i < n; i++) {
+        const double d = f64 ? ((const double *)buf)[i] : (double)((const float *)buf)[i];
+        r->checksum += XXH3_64bits_withSeed((const char *)buf + i * es, es, i0 + i);
+        r->count++;
+        if (d != d) { r->nan++; continue; }
+        const uint64_t k = gp_key_d(d);
+        r->kmin = k < r->kmin ? k : r->kmin;
+        r->kmax = k > r->kmax ? k : r->kmax;
+        if (isinf(d)) { if (d > 0) r->pinf++; else r->ninf++; continue; }
+        r->finite++;
+        gp_xdep_d(r->s, r->fs.lo, d);
+        const double pp = gp_mul_rn(d, d);
+        if (isinf(pp)) { r->qover++; continue; }
+        if (pp != 0) gp_xdep_d(r->q, r->fq.lo, pp);
+        const double e = f64 ? fma(d, d, -pp) : 0;
+        if (e != 0) gp_xdep_d(r->q, r->fq.lo, e);
+    }
+    gp_xnorm(r->s, r->fs.nl);
+    gp_xnorm(r->q, r->fq.nl);
+}
+static void test_stats_floats(void **state)
+{
+    (void)state;
+    const size_t shapes[][2] = {{1, 1}, {1, 31}, {1, 257}, {3, 100}, {2000, 1}, {77, 13}, {41, 257}, {1, 20011}};
+    for (int kind = 0; kind < 11; kind++)
+        for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+            const size_t R = shapes[si][0], C = shapes[si][1], n = R * C;
+            double *x = malloc(n * sizeof *x);
+            float *xf = malloc(n * sizeof *xf);
+            for (size_t i = 0; i < n; i++) {
+                if (kind == 9) x[i] = ldexp((double)(rnd() >> 11) * 0x1p-53 + 0.5, (int)(rnd() % 200) - 570); /* 2^-570..2^-370 */
+                else if (kind == 10) x[i] = ldexp((double)(rnd() >> 11) * 0x1p-53 + 0.5, (int)(rnd() % 40) + 470); /* near 2^495 */
+                else x[i] = lanes_value(kind, i / C, i % C, R, C);
+                xf[i] = (float)(kind >= 3 && kind <= 7 && kind != 6 ? x[i] * 0x1p-980 : kind >= 9 ? x[i] * 0x1p-400 : x[i]);
+            }
+            for (int t = 0; t < 2; t++) {
+                const gp_rtype ty = t ? GP_RT_F32 : GP_RT_F64;
+                const void *buf = t ? (const void *)xf : (const void *)x;
+                const size_t es = t ? 4 : 8, row0 = 5 + si;
+                gp_rstats g, h, r;
+                gp_rstats_init(&g, ty);
+                gp_rstats_init(&h, ty);
+                gp_rstats_init(&r, ty);
+                stats_ref(buf, !t, n, (uint64_t)row0 * C, &r);
+                gp_cpu_rstats(buf, R, C, row0, ty, &g);
+                const size_t r1 = R / 2;   /* two panels into one stats */
+                gp_cpu_rstats(buf, r1, C, row0, ty, &h);
+                gp_cpu_rstats((const char *)buf + r1 * C * es, R - r1, C, row0 + r1, ty, &h);
+                const gp_rstats *v[2] = {&g, &h};
+                for (int j = 0; j < 2; j++) {
+                    /* the exact sums themselves (normalised limbs are unique), not only their
+                     * roundings: a lost error term of a square rarely moves the rounded value */
+                    assert_memory_equal(v[j]->s, r.s, (size_t)r.fs.nl * 8);
+                    assert_memory_equal(v[j]->q, r.q, (size_t)r.fq.nl * 8);
+                    assert_true(v[j]->kmin == r.kmin && v[j]->kmax == r.kmax);
+                    assert_true(v[j]->count == r.count && v[j]->finite == r.finite && v[j]->nan == r.nan);
+                    assert_true(v[j]->pinf == r.pinf && v[j]->ninf == r.ninf && v[j]->qover == r.qover);
+                    assert_true(v[j]->checksum == r.checksum);
+                }
+            }
+            free(x); free(xf);
+        }
+}
+
 /* rows and cols kernels agree with the all kernel on each row/column */
 static void test_axes(void **state)
 {
@@ -580,6 +655,7 @@ int main(void)
         cmocka_unit_test(test_arg),            cmocka_unit_test(test_f32_runs),
         cmocka_unit_test(test_f32_cols_fold),
         cmocka_unit_test(test_lanes),          cmocka_unit_test(test_ext_floats),
+        cmocka_unit_test(test_stats_floats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
