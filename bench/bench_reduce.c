@@ -19,6 +19,20 @@ static double now(void)
 static int cmpd(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }
 
 static volatile double sink;
+/* Row sums of rows x 4096 of type t: the accumulators allocated before the clock starts (*t0). */
+static void rows_sum(const void *x, size_t rows, gp_rtype t, gp_xfmt f, double *t0)
+{
+    int64_t *ra = calloc(rows * gp_rwords(f), 8);
+    *t0 = now();
+    gp_cpu_rsum(x, rows, 4096, t, GP_RK_SUM, GP_AXIS_ROWS, f, ra);
+    free(ra);
+}
+/* Column sums of the whole array as rows of nc columns. */
+static void cols_sum(const void *x, size_t bytes, size_t nc, gp_rtype t, gp_xfmt f, int64_t *acc)
+{
+    memset(acc, 0, nc * gp_rwords(f) * 8);
+    gp_cpu_rsum(x, bytes / gp_rtype_size(t) / nc, nc, t, GP_RK_SUM, GP_AXIS_COLS, f, acc);
+}
 int main(int argc, char **argv)
 {
     size_t mib = argc > 1 ? strtoull(argv[1], 0, 10) : 256;
@@ -72,31 +86,14 @@ int main(int argc, char **argv)
             case 2: f = GP_XFMT_F64; memset(acc, 0, 1024); gp_cpu_rsum(f64, 1, bytes / 8, GP_RT_F64, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
             case 3: f = GP_XFMT_F32; memset(acc, 0, 1024); gp_cpu_rsum(f32, 1, bytes / 4, GP_RT_F32, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
             case 4: f = GP_XFMT_F64; memset(acc, 0, 1024); gp_cpu_rsum(f64, 1, bytes / 8, GP_RT_F64, GP_RK_SQ, GP_AXIS_ALL, f, acc); break;
-            case 5: f = GP_XFMT_F32; memset(acc, 0, 4096 * gp_rwords(f) * 8);
-                gp_cpu_rsum(f32, bytes / 4 / 4096, 4096, GP_RT_F32, GP_RK_SUM, GP_AXIS_COLS, f, acc); break;
-            case 6: { f = GP_XFMT_F32; size_t rows = bytes / 4 / 4096, w = gp_rwords(f);
-                int64_t *ra = calloc(rows * w, 8);
-                t0 = now();
-                gp_cpu_rsum(f32, rows, 4096, GP_RT_F32, GP_RK_SUM, GP_AXIS_ROWS, f, ra);
-                free(ra); break; }
+            case 5: cols_sum(f32, bytes, 4096, GP_RT_F32, GP_XFMT_F32, acc); break;
+            case 6: rows_sum(f32, bytes / 4 / 4096, GP_RT_F32, GP_XFMT_F32, &t0); break;
             case 7: gp_cpu_rext(f32, 1, bytes / 4, GP_RT_F32, GP_RK_MAX, GP_AXIS_ALL, &key, &nan); break;
             case 9: f = GP_XFMT_F32; memset(acc, 0, 1024); gp_cpu_rsum(u32, 1, bytes / 4, GP_RT_F32, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
-            case 10: { f = GP_XFMT_F32; size_t rows = bytes / 4 / 4096, w = gp_rwords(f);
-                int64_t *ra = calloc(rows * w, 8);
-                t0 = now();
-                gp_cpu_rsum(u32, rows, 4096, GP_RT_F32, GP_RK_SUM, GP_AXIS_ROWS, f, ra);
-                free(ra); break; }
-            case 11: case 12: { const size_t nc = cases[c].kind == 11 ? 4096 : 7;
-                f = GP_XFMT_F32; memset(acc, 0, nc * gp_rwords(f) * 8);
-                gp_cpu_rsum(u32, bytes / 4 / nc, nc, GP_RT_F32, GP_RK_SUM, GP_AXIS_COLS, f, acc); break; }
-            case 13: { f = GP_XFMT_F64; size_t rows = bytes / 8 / 4096, w = gp_rwords(f);
-                int64_t *ra = calloc(rows * w, 8);
-                t0 = now();
-                gp_cpu_rsum(f64, rows, 4096, GP_RT_F64, GP_RK_SUM, GP_AXIS_ROWS, f, ra);
-                free(ra); break; }
-            case 14: case 15: { const size_t nc = cases[c].kind == 14 ? 4096 : 7;
-                f = GP_XFMT_F64; memset(acc, 0, nc * gp_rwords(f) * 8);
-                gp_cpu_rsum(f64, bytes / 8 / nc, nc, GP_RT_F64, GP_RK_SUM, GP_AXIS_COLS, f, acc); break; }
+            case 10: rows_sum(u32, bytes / 4 / 4096, GP_RT_F32, GP_XFMT_F32, &t0); break;
+            case 11: case 12: cols_sum(u32, bytes, cases[c].kind == 11 ? 4096 : 7, GP_RT_F32, GP_XFMT_F32, acc); break;
+            case 13: rows_sum(f64, bytes / 8 / 4096, GP_RT_F64, GP_XFMT_F64, &t0); break;
+            case 14: case 15: cols_sum(f64, bytes, cases[c].kind == 14 ? 4096 : 7, GP_RT_F64, GP_XFMT_F64, acc); break;
             case 16: f = GP_XFMT_F64; memset(acc, 0, 1024); gp_cpu_rsum(u64, 1, bytes / 8, GP_RT_F64, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
             case 17: f = GP_XFMT_F64; memset(acc, 0, 1024); gp_cpu_rsum(u64, 1, bytes / 8, GP_RT_F64, GP_RK_SQ, GP_AXIS_ALL, f, acc); break;
             case 18: f = GP_XFMT_F32SQ; memset(acc, 0, 1024); gp_cpu_rsum(u32, 1, bytes / 4, GP_RT_F32, GP_RK_SQ, GP_AXIS_ALL, f, acc); break;
