@@ -71,7 +71,8 @@ int main(int argc, char **argv)
         {"exact sum f64 cols (7 cols)", 15}, {"exact sum f64 all, uniform +-1", 16},
         {"exact sumsq f64 all, uniform +-1", 17}, {"exact sumsq f32 all, uniform +-1", 18},
         {"max f64 all", 19}, {"min f32 cols (4096 cols)", 20}, {"absmax f32 rows (4096 cols)", 21},
-        {"stats f64 (one pass: sums, extrema, checksum)", 22}, {"stats f32, uniform +-1", 23}};
+        {"stats f64 (one pass: sums, extrema, checksum)", 22}, {"stats f32, uniform +-1", 23},
+        {"exact sum i32 cols (4096 cols)", 24}, {"exact sumsq i16 all", 25}};
     printf("%-40s %10s %8s\n", "case", "GB/s", "x memcpy");
     double base = 0;
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
@@ -113,6 +114,8 @@ int main(int argc, char **argv)
                 gp_cpu_rstats(is64 ? (const void *)f64 : (const void *)u32, (bytes / (is64 ? 8 : 4)) / 4096, 4096, 0,
                               is64 ? GP_RT_F64 : GP_RT_F32, &st);
                 sink = (double)st.checksum; break; }
+            case 24: cols_sum(f32, bytes, 4096, GP_RT_I32, GP_XFMT_INT, acc); break;
+            case 25: f = GP_XFMT_INTSQ; memset(acc, 0, 1024); gp_cpu_rsum(f32, 1, bytes / 2, GP_RT_I16, GP_RK_SQ, GP_AXIS_ALL, f, acc); break;
             case 8: f = GP_XFMT_INT; memset(acc, 0, 1024); gp_cpu_rsum(f32, 1, bytes / 4, GP_RT_I32, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
             }
             t[r] = now() - t0;

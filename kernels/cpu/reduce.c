@@ -487,6 +487,27 @@ static inline uint64_t mag_u(uint64_t v) { return v; }
         *q += sqv;                                                                                  \
         *qc += *q < sqv;                                                                            \
     }                                                                                               \
+    /* values of at most 32 bits summed in 64 (squares of at most 16 bits in unsigned 64): the    \
+     * m <= CHUNK = 2^24 of them cannot overflow it, and the loop vectorises (the 128-bit add per  \
+     * element did not: i32 2.4 GB/s) */                                                         \
+    GP_WIDE static WIDE NAME##_sum64(const T *restrict p, size_t m)                                  \
+    {                                                                                               \
+        WIDE t = 0;                                                                                 \
+        for (size_t i = 0; i < m; i++) t += (WIDE)p[i];                                             \
+        return t;                                                                                   \
+    }                                                                                               \
+    GP_WIDE static void NAME##_cols64(const T *restrict p, size_t rows, size_t cols, WIDE *restrict t) \
+    {                                                                                               \
+        for (size_t c = 0; c < cols; c++) t[c] = 0;                                                 \
+        for (size_t r = 0; r < rows; r++, p += cols)                                                \
+            for (size_t c = 0; c < cols; c++) t[c] += (WIDE)p[c];                                   \
+    }                                                                                               \
+    GP_WIDE static uint64_t NAME##_sq64(const T *restrict p, size_t m)                               \
+    {                                                                                               \
+        uint64_t t = 0;                                                                             \
+        for (size_t i = 0; i < m; i++) t += (uint64_t)((int64_t)p[i] * (int64_t)p[i]);              \
+        return t;                                                                                   \
+    }                                                                                               \
     static void NAME##_deposit(int sq, __int128 *s, unsigned __int128 *q, uint64_t *qc, int64_t *acc, int nl) \
     {                                                                                               \
         if (sq) depu192(acc, *q, *qc); else dep128(acc, *s);                                        \
@@ -499,7 +520,9 @@ static inline uint64_t mag_u(uint64_t v) { return v; }
         for (size_t done = 0; done < n;) {                                                          \
             size_t m = n - done < CHUNK ? n - done : CHUNK;                                         \
             const T *p = x + done;                                                                  \
-            if (!sq) { for (size_t i = 0; i < m; i++) s += (WIDE)p[i]; }                            \
+            if (!sq && sizeof(T) <= 4) s += NAME##_sum64(p, m);   /* 2^24 values: no overflow */    \
+            else if (sq && sizeof(T) <= 2) q += NAME##_sq64(p, m);                                  \
+            else if (!sq) { for (size_t i = 0; i < m; i++) s += (WIDE)p[i]; }                       \
             else for (size_t i = 0; i < m; i++) NAME##_one(p[i], 1, &s, &q, &qc);                   \
             NAME##_deposit(sq, &s, &q, &qc, acc, f.nl);                                             \
             done += m;                                                                              \
@@ -516,17 +539,22 @@ static inline uint64_t mag_u(uint64_t v) { return v; }
         __int128 *s = calloc(cols ? cols : 1, sizeof *s);                                           \
         unsigned __int128 *q = calloc(cols ? cols : 1, sizeof *q);                                  \
         uint64_t *qc = calloc(cols ? cols : 1, sizeof *qc);                                         \
-        if (!s || !q || !qc) abort();                                                               \
+        WIDE *t = calloc(cols ? cols : 1, sizeof *t);                                               \
+        if (!s || !q || !qc || !t) abort();                                                         \
         for (size_t r0 = 0; r0 < rows; r0 += CHUNK) {                                               \
             size_t r1 = rows - r0 < CHUNK ? rows : r0 + CHUNK;                                      \
-            for (size_t r = r0; r < r1; r++) {                                                      \
-                const T *p = x + r * cols;                                                          \
-                if (!sq) { for (size_t c = 0; c < cols; c++) s[c] += (WIDE)p[c]; }                   \
-                else for (size_t c = 0; c < cols; c++) NAME##_one(p[c], 1, s + c, q + c, qc + c);   \
-            }                                                                                       \
+            if (!sq && sizeof(T) <= 4) {   /* in 64 bits per chunk of rows, as NAME##_sum64 */      \
+                NAME##_cols64(x + r0 * cols, r1 - r0, cols, t);                                     \
+                for (size_t c = 0; c < cols; c++) s[c] += (__int128)t[c];                           \
+            } else                                                                                  \
+                for (size_t r = r0; r < r1; r++) {                                                  \
+                    const T *p = x + r * cols;                                                      \
+                    if (!sq) { for (size_t c = 0; c < cols; c++) s[c] += (WIDE)p[c]; }               \
+                    else for (size_t c = 0; c < cols; c++) NAME##_one(p[c], 1, s + c, q + c, qc + c); \
+                }                                                                                   \
             for (size_t c = 0; c < cols; c++) NAME##_deposit(sq, s + c, q + c, qc + c, acc + c * w, f.nl); \
         }                                                                                           \
-        free(s); free(q); free(qc);                                                                 \
+        free(s); free(q); free(qc); free(t);                                                        \
     }
 ISUM_KERNELS(i8, int8_t, int64_t, mag_s)
 ISUM_KERNELS(i16, int16_t, int64_t, mag_s)
