@@ -72,7 +72,8 @@ int main(int argc, char **argv)
         {"exact sumsq f64 all, uniform +-1", 17}, {"exact sumsq f32 all, uniform +-1", 18},
         {"max f64 all", 19}, {"min f32 cols (4096 cols)", 20}, {"absmax f32 rows (4096 cols)", 21},
         {"stats f64 (one pass: sums, extrema, checksum)", 22}, {"stats f32, uniform +-1", 23},
-        {"exact sum i32 cols (4096 cols)", 24}, {"exact sumsq i16 all", 25}};
+        {"exact sum i32 cols (4096 cols)", 24}, {"exact sumsq i16 all", 25},
+        {"argmax f32 all", 26}, {"argmin f64 rows (4096 cols)", 27}};
     printf("%-40s %10s %8s\n", "case", "GB/s", "x memcpy");
     double base = 0;
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
@@ -116,6 +117,16 @@ int main(int argc, char **argv)
                 sink = (double)st.checksum; break; }
             case 24: cols_sum(f32, bytes, 4096, GP_RT_I32, GP_XFMT_INT, acc); break;
             case 25: f = GP_XFMT_INTSQ; memset(acc, 0, 1024); gp_cpu_rsum(f32, 1, bytes / 2, GP_RT_I16, GP_RK_SQ, GP_AXIS_ALL, f, acc); break;
+            case 26: { uint64_t k1 = gp_rext_identity(GP_RK_ARGMAX), i1 = GP_RARG_NONE;
+                gp_cpu_rarg(f32, 1, bytes / 4, 0, GP_RT_F32, GP_RK_ARGMAX, GP_AXIS_ALL, &k1, &i1);
+                sink = (double)i1; break; }
+            case 27: { const size_t rows = bytes / 8 / 4096;
+                uint64_t *ks = malloc(rows * 8), *is = malloc(rows * 8);
+                for (size_t r = 0; r < rows; r++) { ks[r] = gp_rext_identity(GP_RK_ARGMIN); is[r] = GP_RARG_NONE; }
+                t0 = now();
+                gp_cpu_rarg(f64, rows, 4096, 0, GP_RT_F64, GP_RK_ARGMIN, GP_AXIS_ROWS, ks, is);
+                sink = (double)is[0];
+                free(ks); free(is); break; }
             case 8: f = GP_XFMT_INT; memset(acc, 0, 1024); gp_cpu_rsum(f32, 1, bytes / 4, GP_RT_I32, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
             }
             t[r] = now() - t0;

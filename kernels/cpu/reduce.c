@@ -708,14 +708,20 @@ EXT_KERNEL(u64, uint64_t, 0, (uint64_t)p[c])
                 best[c] = kk > best[c] ? kk : best[c];                                              \
             }                                                                                       \
     }                                                                                               \
+    /* the bits of the value whose key (gp_key_d's map at this width) is b, and its 64-bit key */  \
+    static inline U NAME##_unkey(U b) { return (b & SIGN) ? (U)(b & (U)~SIGN) : (U)~b; }            \
+    static inline uint64_t NAME##_key64(U b)                                                        \
+    {                                                                                               \
+        const U bits = NAME##_unkey(b);                                                             \
+        T v;                                                                                        \
+        memcpy(&v, &bits, sizeof v);                                                                \
+        return gp_key_d((double)v);                                                                 \
+    }                                                                                               \
     /* a best key into the 64-bit key k (nothing when it is the neutral one) */                    \
     static inline void NAME##_ext_fold(U b, int mn, uint64_t *k)                                    \
     {                                                                                               \
         if (b == (mn ? (U)~(U)0 : 0)) return;                                                       \
-        const U bits = (b & SIGN) ? (U)(b & (U)~SIGN) : (U)~b;                                      \
-        T v;                                                                                        \
-        memcpy(&v, &bits, sizeof v);                                                                \
-        *k = fold(*k, gp_key_d((double)v), mn);                                                     \
+        *k = fold(*k, NAME##_key64(b), mn);                                                         \
     }                                                                                               \
     static void NAME##_ext(const T *x, size_t rows, size_t cols, gp_rkind k, gp_raxis axis, uint64_t *key, \
                            int64_t *nan)                                                            \
@@ -800,8 +806,42 @@ ARG_KERNEL(u8, uint8_t, 0, (uint64_t)p[c])
 ARG_KERNEL(u16, uint16_t, 0, (uint64_t)p[c])
 ARG_KERNEL(u32, uint32_t, 0, (uint64_t)p[c])
 ARG_KERNEL(u64, uint64_t, 0, (uint64_t)p[c])
-ARG_KERNEL(f32, float, 1, gp_key_d((double)p[c]))
-ARG_KERNEL(f64, double, 1, gp_key_d(p[c]))
+ARG_KERNEL(f32el, float, 1, gp_key_d((double)p[c]))
+ARG_KERNEL(f64el, double, 1, gp_key_d(p[c]))
+/* argmin/argmax of floats over rows and the whole panel: chunks of ACH values (in cache) get
+ * their best key and NaN count from the vectorised extrema loop; only a chunk whose best could
+ * beat the pair so far is scanned for the first index with that key (or the first NaN, whose
+ * key wins). Columns keep the loop above. */
+#define ACH 4096
+#define FARG_KERNEL(NAME, T, U)                                                                          \
+    static void NAME##_arg_run(const T *x, size_t n, int mn, uint64_t base, uint64_t *bk, uint64_t *bi) \
+    {                                                                                               \
+        const U *u = (const U *)x;                                                                  \
+        for (size_t c0 = 0; c0 < n; c0 += ACH) {                                                    \
+            const size_t m = n - c0 < ACH ? n - c0 : ACH;                                           \
+            int64_t nan = 0;                                                                        \
+            const U b = NAME##_ext_run(u + c0, m, mn, 0, &nan);                                     \
+            const uint64_t ck = nan ? (mn ? 0ull : ~0ull) : NAME##_key64(b);                        \
+            if (!(mn ? ck < *bk : ck > *bk) && !(ck == *bk && base + c0 < *bi)) continue;            \
+            size_t i = 0;                                                                           \
+            if (nan) while (x[c0 + i] == x[c0 + i]) i++;                                            \
+            else {                                                                                  \
+                const U bits = NAME##_unkey(b);                                                     \
+                while (u[c0 + i] != bits) i++;                                                      \
+            }                                                                                       \
+            if (gp_rarg_better(mn, ck, base + c0 + i, *bk, *bi)) { *bk = ck; *bi = base + c0 + i; } \
+        }                                                                                           \
+    }                                                                                               \
+    static void NAME##_arg(const T *x, size_t rows, size_t cols, size_t row0, gp_rkind k, gp_raxis axis, \
+                           uint64_t *key, uint64_t *idx)                                            \
+    {                                                                                               \
+        const int mn = k == GP_RK_ARGMIN;                                                           \
+        if (axis == GP_AXIS_COLS) NAME##el_arg(x, rows, cols, row0, k, axis, key, idx);             \
+        else if (axis == GP_AXIS_ALL) NAME##_arg_run(x, rows * cols, mn, (uint64_t)row0 * cols, key, idx); \
+        else for (size_t r = 0; r < rows; r++) NAME##_arg_run(x + r * cols, cols, mn, 0, key + r, idx + r); \
+    }
+FARG_KERNEL(f32, float, uint32_t)
+FARG_KERNEL(f64, double, uint64_t)
 
 #define DISPATCH_ARG(NAME, T) case GP_RT_##NAME: NAME##_arg((const T *)buf, rows, cols, row0, k, axis, key, idx); break;
 void gp_cpu_rarg(const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rkind k, gp_raxis axis,

@@ -558,6 +558,60 @@ static void test_integers_narrow(void **state)
         }
 }
 
+/* argmin/argmax of floats over rows and the whole panel (kernels/cpu/reduce.c, FARG_KERNEL: chunks
+ * of 4096 values, only a chunk whose best could win scanned for its first index) against a brute
+ * force over (key, first index), on rows longer than a chunk with ties across chunks, ±0, ±Inf,
+ * NaNs (late, at a chunk's start) or none, in one panel and in panels of 7 rows. */
+static void test_arg_floats(void **state)
+{
+    (void)state;
+    const size_t shapes[][2] = {{1, 10000}, {3, 9001}, {2000, 7}, {50, 300}, {1, 4096}, {2, 4097}};
+    const double vals[] = {1.0, -1.0, 2.0, -2.0, 0.0, -0.0, INFINITY, -INFINITY, 0x1p-149, -0x1p-1074};
+    for (int kind = 0; kind < 3; kind++)
+        for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+            const size_t R = shapes[si][0], C = shapes[si][1], n = R * C;
+            double *x = malloc(n * sizeof *x);
+            float *xf = malloc(n * sizeof *xf);
+            for (size_t i = 0; i < n; i++) {
+                x[i] = kind == 0 ? vals[rnd() % 6] : kind == 1 ? vals[rnd() % 10] : ldexp((double)(rnd() % 9) - 4, -3);
+                if (kind == 1 && i > n / 2 && rnd() % 5000 == 0) x[i] = NAN;
+            }
+            if (kind == 2) x[n - 1 - n / 3] = NAN;   /* one NaN late */
+            if (kind == 2 && n > 4100) x[4096] = x[4100] = NAN;   /* a chunk that starts with a NaN */
+            for (size_t i = 0; i < n; i++) xf[i] = (float)x[i];
+            for (int t = 0; t < 2; t++)
+                for (gp_rkind k = GP_RK_ARGMIN; k <= GP_RK_ARGMAX; k++)
+                    for (gp_raxis ax = GP_AXIS_ALL; ax <= GP_AXIS_ROWS; ax++) {
+                        const int mn = k == GP_RK_ARGMIN;
+                        const size_t nt = ax == GP_AXIS_ALL ? 1 : R, es = t ? 4 : 8;
+                        const void *buf = t ? (const void *)xf : (const void *)x;
+                        const gp_rtype ty = t ? GP_RT_F32 : GP_RT_F64;
+                        uint64_t *key = malloc(nt * 8), *idx = malloc(nt * 8), *key2 = malloc(nt * 8), *idx2 = malloc(nt * 8);
+                        for (size_t j = 0; j < nt; j++) { key[j] = key2[j] = gp_rext_identity(k); idx[j] = idx2[j] = GP_RARG_NONE; }
+                        gp_cpu_rarg(buf, R, C, 0, ty, k, ax, key, idx);
+                        for (size_t r0 = 0; r0 < R; r0 += 7) {
+                            const size_t m = R - r0 < 7 ? R - r0 : 7;
+                            const void *b = (const char *)buf + r0 * C * es;
+                            if (ax == GP_AXIS_ROWS) gp_cpu_rarg(b, m, C, r0, ty, k, ax, key2 + r0, idx2 + r0);
+                            else gp_cpu_rarg(b, m, C, r0, ty, k, ax, key2, idx2);
+                        }
+                        for (size_t j = 0; j < nt; j++) {
+                            uint64_t bk = gp_rext_identity(k), bi = GP_RARG_NONE;
+                            const size_t len = ax == GP_AXIS_ALL ? n : C;
+                            for (size_t e = 0; e < len; e++) {
+                                const double d = t ? (double)xf[j * C + e] : x[j * C + e];
+                                const uint64_t kk = d != d ? gp_rarg_nankey(k) : gp_key_d(d);
+                                if (mn ? kk < bk : kk > bk) { bk = kk; bi = e; }
+                            }
+                            assert_true(key[j] == bk && idx[j] == bi);
+                            assert_true(key2[j] == bk && idx2[j] == bi);
+                        }
+                        free(key); free(idx); free(key2); free(idx2);
+                    }
+            free(x); free(xf);
+        }
+}
+
 /* rows and cols kernels agree with the all kernel on each row/column */
 static void test_axes(void **state)
 {
@@ -713,6 +767,7 @@ int main(void)
         cmocka_unit_test(test_f32_cols_fold),
         cmocka_unit_test(test_lanes),          cmocka_unit_test(test_ext_floats),
         cmocka_unit_test(test_stats_floats),     cmocka_unit_test(test_integers_narrow),
+        cmocka_unit_test(test_arg_floats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
