@@ -293,6 +293,16 @@ static void test_f32_cols_fold(void **state)
     }
 }
 
+/* The arrays of one case of the float tests below: R x C doubles and floats for shape sh. */
+static size_t case_arrays(const size_t *sh, size_t *R, size_t *C, double **x, float **xf)
+{
+    *R = sh[0];
+    *C = sh[1];
+    *x = malloc(*R * *C * sizeof **x);
+    *xf = malloc(*R * *C * sizeof **xf);
+    return *R * *C;
+}
+
 /* f64 sums, and the sums of squares of f32 and f64, go through lanes of expansions
  * (kernels/cpu/reduce.c, *_lanes: blocks of 256 values, 32 lanes; columns up to 256 at a time,
  * narrow panels folded into >= 32 lanes): every axis against the deposit-only reference, on one
@@ -329,11 +339,10 @@ static void test_lanes(void **state)
     const size_t shapes[][2] = {{1, 1},   {1, 255},  {1, 256}, {1, 257},  {3, 1000}, {2000, 1},
                                 {777, 2}, {301, 3},  {130, 7}, {65, 31},  {64, 32},  {97, 33},
                                 {40, 256}, {41, 257}, {9, 300}, {5, 600}, {129, 513}, {1, 100003}};
+    double *x; float *xf;   /* one case's arrays (case_arrays) */
     for (int kind = 0; kind < 9; kind++)
         for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
-            const size_t R = shapes[si][0], C = shapes[si][1], n = R * C;
-            double *x = malloc(n * sizeof *x);
-            float *xf = malloc(n * sizeof *xf);
+            size_t R, C, n = case_arrays(shapes[si], &R, &C, &x, &xf);
             double *xd = malloc(n * sizeof *xd);
             for (size_t i = 0; i < n; i++) x[i] = lanes_value(kind, i / C, i % C, R, C);
             for (size_t i = 0; i < n; i++) {
@@ -383,11 +392,10 @@ static void test_ext_floats(void **state)
     const size_t shapes[][2] = {{1, 1}, {1, 1000}, {1000, 1}, {7, 13}, {3, 257}, {64, 33}, {131, 129}, {2, 4099}};
     const gp_rkind ks[] = {GP_RK_MIN, GP_RK_MAX, GP_RK_ABSMAX};
     const gp_raxis axes[] = {GP_AXIS_ALL, GP_AXIS_ROWS, GP_AXIS_COLS};
+    double *x; float *xf;   /* one case's arrays (case_arrays) */
     for (int kind = 0; kind < 2; kind++)
         for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
-            const size_t R = shapes[si][0], C = shapes[si][1], n = R * C;
-            double *x = malloc(n * sizeof *x);
-            float *xf = malloc(n * sizeof *xf);
+            size_t R, C, n = case_arrays(shapes[si], &R, &C, &x, &xf);
             for (size_t i = 0; i < n; i++) x[i] = ext_value(kind);
             for (size_t i = 0; i < n; i++) xf[i] = (float)ext_value(kind);
             if (kind == 1) {   /* a signalling NaN and a NaN with a payload */
@@ -461,11 +469,10 @@ static void test_stats_floats(void **state)
 {
     (void)state;
     const size_t shapes[][2] = {{1, 1}, {1, 31}, {1, 257}, {3, 100}, {2000, 1}, {77, 13}, {41, 257}, {1, 20011}};
+    double *x; float *xf;   /* one case's arrays (case_arrays) */
     for (int kind = 0; kind < 11; kind++)
         for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
-            const size_t R = shapes[si][0], C = shapes[si][1], n = R * C;
-            double *x = malloc(n * sizeof *x);
-            float *xf = malloc(n * sizeof *xf);
+            size_t R, C, n = case_arrays(shapes[si], &R, &C, &x, &xf);
             for (size_t i = 0; i < n; i++) {
                 if (kind == 9) x[i] = ldexp((double)(rnd() >> 11) * 0x1p-53 + 0.5, (int)(rnd() % 200) - 570); /* 2^-570..2^-370 */
                 else if (kind == 10) x[i] = ldexp((double)(rnd() >> 11) * 0x1p-53 + 0.5, (int)(rnd() % 40) + 470); /* near 2^495 */
@@ -567,11 +574,10 @@ static void test_arg_floats(void **state)
     (void)state;
     const size_t shapes[][2] = {{1, 10000}, {3, 9001}, {2000, 7}, {50, 300}, {1, 4096}, {2, 4097}};
     const double vals[] = {1.0, -1.0, 2.0, -2.0, 0.0, -0.0, INFINITY, -INFINITY, 0x1p-149, -0x1p-1074};
+    double *x; float *xf;   /* one case's arrays (case_arrays) */
     for (int kind = 0; kind < 3; kind++)
         for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
-            const size_t R = shapes[si][0], C = shapes[si][1], n = R * C;
-            double *x = malloc(n * sizeof *x);
-            float *xf = malloc(n * sizeof *xf);
+            size_t R, C, n = case_arrays(shapes[si], &R, &C, &x, &xf);
             for (size_t i = 0; i < n; i++) {
                 x[i] = kind == 0 ? vals[rnd() % 6] : kind == 1 ? vals[rnd() % 10] : ldexp((double)(rnd() % 9) - 4, -3);
                 if (kind == 1 && i > n / 2 && rnd() % 5000 == 0) x[i] = NAN;
