@@ -604,46 +604,72 @@ void gp_cpu_rsum(const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind
 }
 
 /* ---- extrema ------------------------------------------------------------------------------------ */
-static inline uint64_t key_s(int64_t v, gp_rkind k)
-{
-    if (k == GP_RK_ABSMAX) return v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    return gp_key_i(v);
-}
 static inline uint64_t fold(uint64_t a, uint64_t b, int mn) { return mn ? (b < a ? b : a) : (b > a ? b : a); }
 
-#define EXT_KERNEL(NAME, T, ISF, KEY)                                                                  \
-    static void NAME##_ext(const T *x, size_t rows, size_t cols, gp_rkind k, gp_raxis axis,           \
-                           uint64_t *key, int64_t *nan)                                             \
+/* Extrema of integers: min or max in the element's own type (absmax of signed values: the
+ * largest magnitude in its unsigned type; of unsigned ones it is max), loops the compiler
+ * vectorises; the winner of a row, a panel or a column becomes the 64-bit key (gp_key_i for
+ * signed types, the value for unsigned ones and magnitudes) once. The loop over keys per element
+ * ran at 1-2.3 GB/s. */
+#define IEXT_KERNEL(NAME, T, UT, SGN, MAG)                                                               \
+    static inline UT NAME##_mag(T v) { return MAG; }                                               \
+    /* the key of the best of n >= 1 values: mode 0 min, 1 max, 2 largest magnitude */             \
+    GP_WIDE static uint64_t NAME##_ext_run(const T *restrict p, size_t n, int mode)                  \
     {                                                                                               \
-        int mn = k == GP_RK_MIN;                                                                    \
-        for (size_t r = 0; r < rows; r++) {                                                         \
-            const T *p = x + r * cols;                                                              \
-            if (axis == GP_AXIS_COLS) {                                                             \
-                for (size_t c = 0; c < cols; c++) {                                                 \
-                    if (ISF && p[c] != p[c]) { nan[c]++; continue; }                                 \
-                    key[c] = fold(key[c], KEY, mn);                                                 \
-                }                                                                                   \
-            } else {                                                                                \
-                size_t t = axis == GP_AXIS_ROWS ? r : 0;                                            \
-                uint64_t kk = key[t];                                                               \
-                int64_t nn = 0;                                                                     \
-                for (size_t c = 0; c < cols; c++) {                                                 \
-                    if (ISF && p[c] != p[c]) { nn++; continue; }                                     \
-                    kk = fold(kk, KEY, mn);                                                         \
-                }                                                                                   \
-                key[t] = kk;                                                                        \
-                nan[t] += nn;                                                                       \
+        if (mode == 2) {                                                                            \
+            UT b = 0;                                                                               \
+            for (size_t i = 0; i < n; i++) b = NAME##_mag(p[i]) > b ? NAME##_mag(p[i]) : b;          \
+            return (uint64_t)b;                                                                     \
+        }                                                                                           \
+        T b = p[0];                                                                                 \
+        if (mode == 0)                                                                              \
+            for (size_t i = 1; i < n; i++) b = p[i] < b ? p[i] : b;                                 \
+        else                                                                                        \
+            for (size_t i = 1; i < n; i++) b = p[i] > b ? p[i] : b;                                 \
+        return SGN ? gp_key_i((int64_t)b) : (uint64_t)b;                                            \
+    }                                                                                               \
+    /* one row into the columns' best values (mode 2: magnitudes, in bm) */                        \
+    GP_WIDE static void NAME##_ext_row(const T *restrict p, size_t n, int mode, T *restrict bt, UT *restrict bm) \
+    {                                                                                               \
+        if (mode == 2)                                                                              \
+            for (size_t c = 0; c < n; c++) bm[c] = NAME##_mag(p[c]) > bm[c] ? NAME##_mag(p[c]) : bm[c]; \
+        else if (mode == 0)                                                                         \
+            for (size_t c = 0; c < n; c++) bt[c] = p[c] < bt[c] ? p[c] : bt[c];                     \
+        else                                                                                        \
+            for (size_t c = 0; c < n; c++) bt[c] = p[c] > bt[c] ? p[c] : bt[c];                     \
+    }                                                                                               \
+    static void NAME##_ext(const T *x, size_t rows, size_t cols, gp_rkind k, gp_raxis axis, uint64_t *key, \
+                           int64_t *nan)                                                            \
+    {                                                                                               \
+        (void)nan;                                                                                  \
+        const int mn = k == GP_RK_MIN, mode = mn ? 0 : (SGN && k == GP_RK_ABSMAX) ? 2 : 1;          \
+        if (!rows || !cols) return;                                                                 \
+        if (axis == GP_AXIS_ALL) {                                                                  \
+            *key = fold(*key, NAME##_ext_run(x, rows * cols, mode), mn);                            \
+        } else if (axis == GP_AXIS_ROWS) {                                                          \
+            for (size_t r = 0; r < rows; r++) key[r] = fold(key[r], NAME##_ext_run(x + r * cols, cols, mode), mn); \
+        } else {                                                                                    \
+            T *bt = malloc(cols * sizeof *bt);                                                      \
+            UT *bm = calloc(cols, sizeof *bm);                                                      \
+            if (!bt || !bm) abort();                                                                \
+            memcpy(bt, x, cols * sizeof *bt);                                                       \
+            for (size_t r = 0; r < rows; r++) NAME##_ext_row(x + r * cols, cols, mode, bt, bm);      \
+            for (size_t c = 0; c < cols; c++) {                                                     \
+                const uint64_t kk = mode == 2 ? (uint64_t)bm[c] : SGN ? gp_key_i((int64_t)bt[c]) : (uint64_t)bt[c]; \
+                key[c] = fold(key[c], kk, mn);                                                      \
             }                                                                                       \
+            free(bt);                                                                               \
+            free(bm);                                                                               \
         }                                                                                           \
     }
-EXT_KERNEL(i8, int8_t, 0, key_s(p[c], k))
-EXT_KERNEL(i16, int16_t, 0, key_s(p[c], k))
-EXT_KERNEL(i32, int32_t, 0, key_s(p[c], k))
-EXT_KERNEL(i64, int64_t, 0, key_s(p[c], k))
-EXT_KERNEL(u8, uint8_t, 0, (uint64_t)p[c])
-EXT_KERNEL(u16, uint16_t, 0, (uint64_t)p[c])
-EXT_KERNEL(u32, uint32_t, 0, (uint64_t)p[c])
-EXT_KERNEL(u64, uint64_t, 0, (uint64_t)p[c])
+IEXT_KERNEL(i8, int8_t, uint8_t, 1, v < 0 ? (uint8_t)((uint8_t)0 - (uint8_t)v) : (uint8_t)v)
+IEXT_KERNEL(i16, int16_t, uint16_t, 1, v < 0 ? (uint16_t)((uint16_t)0 - (uint16_t)v) : (uint16_t)v)
+IEXT_KERNEL(i32, int32_t, uint32_t, 1, v < 0 ? (uint32_t)((uint32_t)0 - (uint32_t)v) : (uint32_t)v)
+IEXT_KERNEL(i64, int64_t, uint64_t, 1, v < 0 ? (uint64_t)((uint64_t)0 - (uint64_t)v) : (uint64_t)v)
+IEXT_KERNEL(u8, uint8_t, uint8_t, 0, v)
+IEXT_KERNEL(u16, uint16_t, uint16_t, 0, v)
+IEXT_KERNEL(u32, uint32_t, uint32_t, 0, v)
+IEXT_KERNEL(u64, uint64_t, uint64_t, 0, v)
 
 /* Extrema of floats: keys of the element's own width (the map of gp_key_d on its bits; f32 keys
  * order as the doubles they widen to), NaNs counted and given the neutral key, in loops without

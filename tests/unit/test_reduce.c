@@ -618,6 +618,58 @@ static void test_arg_floats(void **state)
         }
 }
 
+/* Extrema of integers (kernels/cpu/reduce.c, IEXT_KERNEL: min/max in the element's type, absmax as
+ * magnitudes) against a naive loop over 64-bit keys, for every integer type, min, max and absmax,
+ * every axis, with each type's extremes, folded into keys left by an earlier panel. */
+static void test_ext_ints(void **state)
+{
+    (void)state;
+    const gp_rtype ts[] = {GP_RT_I8, GP_RT_I16, GP_RT_I32, GP_RT_I64, GP_RT_U8, GP_RT_U16, GP_RT_U32, GP_RT_U64};
+    const size_t shapes[][2] = {{1, 1}, {1, 1000}, {1000, 1}, {37, 29}, {3, 300}};
+    const gp_rkind ks[] = {GP_RK_MIN, GP_RK_MAX, GP_RK_ABSMAX};
+    for (size_t ti = 0; ti < sizeof ts / sizeof *ts; ti++)
+        for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+            const gp_rtype t = ts[ti];
+            const size_t R = shapes[si][0], C = shapes[si][1], n = R * C, es = gp_rtype_size(t);
+            const int uns = gp_rtype_is_unsigned(t);
+            unsigned char *buf = malloc(n * es);
+            for (size_t i = 0; i < n; i++) {
+                uint64_t r = rnd() >> (rnd() % 64);                          /* all magnitudes */
+                if (i % 11 == 0) r = 1ull << (8 * es - 1);                    /* the signed minimum */
+                if (i % 13 == 0) r = ~0ull;                                   /* -1 / the unsigned maximum */
+                if (i % 17 == 0) r = (1ull << (8 * es - 1)) - 1;              /* the signed maximum */
+                memcpy(buf + i * es, &r, es);
+            }
+            for (int ki = 0; ki < 3; ki++)
+                for (gp_raxis ax = GP_AXIS_ALL; ax <= GP_AXIS_COLS; ax++) {
+                    const gp_rkind k = ks[ki];
+                    const int mn = k == GP_RK_MIN;
+                    const size_t nt = ax == GP_AXIS_ALL ? 1 : ax == GP_AXIS_ROWS ? R : C;
+                    uint64_t *key = malloc(nt * 8), *rk = malloc(nt * 8);
+                    int64_t *nan = calloc(nt, 8);
+                    for (size_t j = 0; j < nt; j++)   /* an earlier panel's keys, or none */
+                        key[j] = rk[j] = (j % 3 == 1) ? 0x8000000000000005ull : gp_rext_identity(k);
+                    for (size_t i = 0; i < n; i++) {
+                        int64_t sv = 0;
+                        uint64_t uv = 0;
+                        memcpy(&uv, buf + i * es, es);
+                        if (!uns) {   /* sign-extend */
+                            const int sh = 64 - 8 * (int)es;
+                            sv = (int64_t)(uv << sh) >> sh;
+                        }
+                        const uint64_t kk = uns ? uv : k == GP_RK_ABSMAX ? (sv < 0 ? (uint64_t)0 - (uint64_t)sv : (uint64_t)sv)
+                                                                          : gp_key_i(sv);
+                        const size_t j = ax == GP_AXIS_ALL ? 0 : ax == GP_AXIS_ROWS ? i / C : i % C;
+                        rk[j] = mn ? (kk < rk[j] ? kk : rk[j]) : (kk > rk[j] ? kk : rk[j]);
+                    }
+                    gp_cpu_rext(buf, R, C, t, k, ax, key, nan);
+                    for (size_t j = 0; j < nt; j++) assert_true(key[j] == rk[j] && nan[j] == 0);
+                    free(key); free(rk); free(nan);
+                }
+            free(buf);
+        }
+}
+
 /* rows and cols kernels agree with the all kernel on each row/column */
 static void test_axes(void **state)
 {
@@ -773,7 +825,7 @@ int main(void)
         cmocka_unit_test(test_f32_cols_fold),
         cmocka_unit_test(test_lanes),          cmocka_unit_test(test_ext_floats),
         cmocka_unit_test(test_stats_floats),     cmocka_unit_test(test_integers_narrow),
-        cmocka_unit_test(test_arg_floats),
+        cmocka_unit_test(test_arg_floats),       cmocka_unit_test(test_ext_ints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
