@@ -631,7 +631,6 @@ static void test_ext_ints(void **state)
         for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
             const gp_rtype t = ts[ti];
             const size_t R = shapes[si][0], C = shapes[si][1], n = R * C, es = gp_rtype_size(t);
-            const int uns = gp_rtype_is_unsigned(t);
             unsigned char *buf = malloc(n * es);
             for (size_t i = 0; i < n; i++) {
                 uint64_t r = rnd() >> (rnd() % 64);                          /* all magnitudes */
@@ -640,6 +639,7 @@ static void test_ext_ints(void **state)
                 if (i % 17 == 0) r = (1ull << (8 * es - 1)) - 1;              /* the signed maximum */
                 memcpy(buf + i * es, &r, es);
             }
+            const int uns = gp_rtype_is_unsigned(t);
             for (int ki = 0; ki < 3; ki++)
                 for (gp_raxis ax = GP_AXIS_ALL; ax <= GP_AXIS_COLS; ax++) {
                     const gp_rkind k = ks[ki];
