@@ -686,6 +686,23 @@ IEXT_KERNEL(u64, uint64_t, uint64_t, 0, v)
         u &= keep;                                   /* keep: ~SIGN for absmax, else all ones */   \
         return (S)(u ^ ((U)((S)u >> (8 * sizeof(U) - 1)) & (U)~SIGN));                              \
     }                                                                                               \
+    /* the same with a NaN's key replaced by the neutral one (min: ~SIGN, max: SIGN, as signed) */  \
+    static inline S NAME##_nkey(U u, U keep, U neutral, U *isnan)                                   \
+    {                                                                                               \
+        const S k0 = NAME##_skey(u, keep, isnan);                                                   \
+        return (S)(((U)k0 & ~*isnan) | (neutral & *isnan));                                         \
+    }                                                                                               \
+    /* the +-Inf among n values */                                                                 \
+    GP_WIDE static void NAME##_inf_counts(const U *restrict b, size_t n, int64_t *pinf, int64_t *ninf) \
+    {                                                                                               \
+        U pi = 0, ni = 0;   /* n <= VB */                                                           \
+        for (size_t i = 0; i < n; i++) {                                                            \
+            pi += b[i] == EXPM;                                                                     \
+            ni += b[i] == (SIGN | EXPM);                                                            \
+        }                                                                                           \
+        *pinf += (int64_t)pi;                                                                       \
+        *ninf += (int64_t)ni;                                                                       \
+    }                                                                                               \
     /* the best key of n values at p (as gp_key_d's, of the element's width; neutral: mn ? all    \
      * ones : 0, no non-NaN key has either) */                                                     \
     GP_WIDE static U NAME##_ext_run(const U *restrict p, size_t n, int mn, int ab, int64_t *nan)     \
@@ -697,15 +714,13 @@ IEXT_KERNEL(u64, uint64_t, uint64_t, 0, v)
             U nn = 0, isn;                                                                          \
             if (mn)                                                                                 \
                 for (size_t i = i0; i < i0 + m; i++) {                                              \
-                    const S k0 = NAME##_skey(p[i], keep, &isn);                                     \
-                    const S kk = (S)(((U)k0 & ~isn) | ((U)~SIGN & isn));                            \
+                    const S kk = NAME##_nkey(p[i], keep, (U)~SIGN, &isn);                           \
                     nn -= isn;                                                                      \
                     best = kk < best ? kk : best;                                                   \
                 }                                                                                   \
             else                                                                                    \
                 for (size_t i = i0; i < i0 + m; i++) {                                              \
-                    const S k0 = NAME##_skey(p[i], keep, &isn);                                     \
-                    const S kk = (S)(((U)k0 & ~isn) | (SIGN & isn));                                \
+                    const S kk = NAME##_nkey(p[i], keep, SIGN, &isn);                               \
                     nn -= isn;                                                                      \
                     best = kk > best ? kk : best;                                                   \
                 }                                                                                   \
@@ -721,15 +736,13 @@ IEXT_KERNEL(u64, uint64_t, uint64_t, 0, v)
         U isn;                                                                                      \
         if (mn)                                                                                     \
             for (size_t c = 0; c < n; c++) {                                                        \
-                const S k0 = NAME##_skey(p[c], keep, &isn);                                         \
-                const S kk = (S)(((U)k0 & ~isn) | ((U)~SIGN & isn));                                \
+                const S kk = NAME##_nkey(p[c], keep, (U)~SIGN, &isn);                               \
                 nan[c] -= isn;                                                                      \
                 best[c] = kk < best[c] ? kk : best[c];                                              \
             }                                                                                       \
         else                                                                                        \
             for (size_t c = 0; c < n; c++) {                                                        \
-                const S k0 = NAME##_skey(p[c], keep, &isn);                                         \
-                const S kk = (S)(((U)k0 & ~isn) | (SIGN & isn));                                    \
+                const S kk = NAME##_nkey(p[c], keep, SIGN, &isn);                                   \
                 nan[c] -= isn;                                                                      \
                 best[c] = kk > best[c] ? kk : best[c];                                              \
             }                                                                                       \
@@ -916,27 +929,7 @@ GP_LANES static int f64_sqerr(const double *restrict p, size_t n, double *restri
     }
     return ok;
 }
-GP_WIDE static void inf_counts(const uint64_t *restrict b, size_t n, int64_t *pinf, int64_t *ninf)
-{
-    uint64_t pi = 0, ni = 0;
-    for (size_t i = 0; i < n; i++) {
-        pi += b[i] == 0x7ff0000000000000ull;
-        ni += b[i] == 0xfff0000000000000ull;
-    }
-    *pinf += (int64_t)pi;
-    *ninf += (int64_t)ni;
-}
-GP_WIDE static void inf_counts32(const uint32_t *restrict b, size_t n, int64_t *pinf, int64_t *ninf)
-{
-    uint32_t pi = 0, ni = 0;
-    for (size_t i = 0; i < n; i++) {
-        pi += b[i] == 0x7f800000u;
-        ni += b[i] == 0xff800000u;
-    }
-    *pinf += (int64_t)pi;
-    *ninf += (int64_t)ni;
-}
-#define STATS_FLOAT(NAME, T, U, FMA, INFC)                                                               \
+#define STATS_FLOAT(NAME, T, U, FMA)                                                                     \
     static void NAME##_stats(const T *x, size_t rows, size_t cols, size_t row0, gp_rstats *s)        \
     {                                                                                               \
         double a[GP_XK] = {0}, b[GP_XK] = {0}, sa0[LANES] = {0}, sa1[LANES] = {0};                  \
@@ -954,7 +947,7 @@ GP_WIDE static void inf_counts32(const uint32_t *restrict b, size_t n, int64_t *
                 int64_t dummy = 0;                                                                  \
                 NAME##_ext_fold(NAME##_ext_run((const U *)p, nb, 1, 0, &nan), 1, &s->kmin);          \
                 NAME##_ext_fold(NAME##_ext_run((const U *)p, nb, 0, 0, &dummy), 0, &s->kmax);        \
-                INFC((const U *)p, nb, &pinf, &ninf);                                               \
+                NAME##_inf_counts((const U *)p, nb, &pinf, &ninf);                                  \
                 int r = nl ? NAME##_lanes(p, nl, LANES, 0, sa0, sa1, sp) : 1;                       \
                 if (r == 3) spills_out(sp, nl, 0, 1, 0, s->s, s->fs.lo);                            \
                 for (size_t i = r ? nl : 0; i < nb; i++) {                                          \
@@ -997,8 +990,8 @@ GP_WIDE static void inf_counts32(const uint32_t *restrict b, size_t n, int64_t *
         s->count += (int64_t)n;                                                                     \
         s->finite += (int64_t)n - nan - pinf - ninf;                                                \
     }
-STATS_FLOAT(f32, float, uint32_t, 0, inf_counts32)
-STATS_FLOAT(f64, double, uint64_t, 1, inf_counts)
+STATS_FLOAT(f32, float, uint32_t, 0)
+STATS_FLOAT(f64, double, uint64_t, 1)
 
 #define STATS_INT(NAME, T, WIDE, KEY)                                                                    \
     static void NAME##_stats(const T *x, size_t rows, size_t cols, size_t row0, gp_rstats *s)        \
