@@ -613,6 +613,17 @@ static inline uint64_t fold(uint64_t a, uint64_t b, int mn) { return mn ? (b < a
  * ran at 1-2.3 GB/s. */
 #define IEXT_KERNEL(NAME, T, UT, SGN, MAG)                                                               \
     static inline UT NAME##_mag(T v) { return MAG; }                                               \
+    static inline uint64_t NAME##_key(T v) { return SGN ? gp_key_i((int64_t)v) : (uint64_t)v; }     \
+    /* the smallest (mode 0) or largest (mode 1) of n >= 1 values */                                \
+    GP_WIDE static T NAME##_best(const T *restrict p, size_t n, int mode)                           \
+    {                                                                                               \
+        T b = p[0];                                                                                 \
+        if (mode == 0)                                                                              \
+            for (size_t i = 1; i < n; i++) b = p[i] < b ? p[i] : b;                                 \
+        else                                                                                        \
+            for (size_t i = 1; i < n; i++) b = p[i] > b ? p[i] : b;                                 \
+        return b;                                                                                   \
+    }                                                                                               \
     /* the key of the best of n >= 1 values: mode 0 min, 1 max, 2 largest magnitude */             \
     GP_WIDE static uint64_t NAME##_ext_run(const T *restrict p, size_t n, int mode)                  \
     {                                                                                               \
@@ -621,12 +632,7 @@ static inline uint64_t fold(uint64_t a, uint64_t b, int mn) { return mn ? (b < a
             for (size_t i = 0; i < n; i++) b = NAME##_mag(p[i]) > b ? NAME##_mag(p[i]) : b;          \
             return (uint64_t)b;                                                                     \
         }                                                                                           \
-        T b = p[0];                                                                                 \
-        if (mode == 0)                                                                              \
-            for (size_t i = 1; i < n; i++) b = p[i] < b ? p[i] : b;                                 \
-        else                                                                                        \
-            for (size_t i = 1; i < n; i++) b = p[i] > b ? p[i] : b;                                 \
-        return SGN ? gp_key_i((int64_t)b) : (uint64_t)b;                                            \
+        return NAME##_key(NAME##_best(p, n, mode));                                                 \
     }                                                                                               \
     /* one row into the columns' best values (mode 2: magnitudes, in bm) */                        \
     GP_WIDE static void NAME##_ext_row(const T *restrict p, size_t n, int mode, T *restrict bt, UT *restrict bm) \
@@ -809,78 +815,146 @@ void gp_cpu_rext(const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind
 }
 
 /* ---- argmin / argmax ------------------------------------------------------------------------------
- * Keys as the extrema (NaN: the winning key, see gp_rarg_nankey); the scan is in increasing index
- * order, so within a target a strictly better key replaces the best and ties keep the first. */
-#define ARG_KERNEL(NAME, T, ISF, KEY)                                                                  \
-    static void NAME##_arg(const T *x, size_t rows, size_t cols, size_t row0, gp_rkind k, gp_raxis axis, \
-                           uint64_t *key, uint64_t *idx)                                            \
-    {                                                                                               \
-        int mn = k == GP_RK_ARGMIN;                                                                 \
-        uint64_t nk = gp_rarg_nankey(k);                                                            \
-        for (size_t r = 0; r < rows; r++) {                                                         \
-            const T *p = x + r * cols;                                                              \
-            if (axis == GP_AXIS_COLS) {                                                             \
-                for (size_t c = 0; c < cols; c++) {                                                 \
-                    uint64_t kk = (ISF && p[c] != p[c]) ? nk : (KEY);                               \
-                    if (gp_rarg_better(mn, kk, row0 + r, key[c], idx[c])) { key[c] = kk; idx[c] = row0 + r; } \
-                }                                                                                   \
-            } else {                                                                                \
-                size_t t = axis == GP_AXIS_ROWS ? r : 0;                                            \
-                uint64_t base = axis == GP_AXIS_ROWS ? 0 : (uint64_t)(row0 + r) * cols;             \
-                uint64_t bk = key[t], bi = idx[t];                                                  \
-                for (size_t c = 0; c < cols; c++) {                                                 \
-                    uint64_t kk = (ISF && p[c] != p[c]) ? nk : (KEY);                               \
-                    if (gp_rarg_better(mn, kk, base + c, bk, bi)) { bk = kk; bi = base + c; }       \
-                }                                                                                   \
-                key[t] = bk;                                                                        \
-                idx[t] = bi;                                                                        \
-            }                                                                                       \
-        }                                                                                           \
-    }
-ARG_KERNEL(i8, int8_t, 0, gp_key_i(p[c]))
-ARG_KERNEL(i16, int16_t, 0, gp_key_i(p[c]))
-ARG_KERNEL(i32, int32_t, 0, gp_key_i(p[c]))
-ARG_KERNEL(i64, int64_t, 0, gp_key_i(p[c]))
-ARG_KERNEL(u8, uint8_t, 0, (uint64_t)p[c])
-ARG_KERNEL(u16, uint16_t, 0, (uint64_t)p[c])
-ARG_KERNEL(u32, uint32_t, 0, (uint64_t)p[c])
-ARG_KERNEL(u64, uint64_t, 0, (uint64_t)p[c])
-ARG_KERNEL(f32el, float, 1, gp_key_d((double)p[c]))
-ARG_KERNEL(f64el, double, 1, gp_key_d(p[c]))
-/* argmin/argmax of floats over rows and the whole panel: chunks of ACH values (in cache) get
- * their best key and NaN count from the vectorised extrema loop; only a chunk whose best could
- * beat the pair so far is scanned for the first index with that key (or the first NaN, whose
- * key wins). Columns keep the loop above. */
+ * Keys as the extrema (NaN: the winning key, see gp_rarg_nankey); ties go to the first index.
+ * Rows and the whole panel go in chunks of ACH values, columns in blocks of ARG_BR rows x ARG_BC
+ * columns; a chunk's or a block column's best key comes from the vectorised extrema loops above,
+ * and only one that could beat the pair so far is scanned, in increasing index order, for the
+ * first element with that key (the best key is always some element's key, so the scan ends
+ * inside). A (key, index) comparison per element ran at 0.8-6.3 GB/s (bench/NOTES.md).
+ * Per type: NAME##_afind(p, n, stride, ck, nk), the first of n values with key ck; NAME##_arun(p,
+ * n, mn, nk), the best key of n >= 1 values; NAME##_ablock(p, nr, pitch, w, mn, nk, ck), the best key of each of w <= ARG_BC
+ * columns over nr >= 1 rows. */
 #define ACH 4096
-#define FARG_KERNEL(NAME, T, U)                                                                          \
-    static void NAME##_arg_run(const T *x, size_t n, int mn, uint64_t base, uint64_t *bk, uint64_t *bi) \
+#define ARG_BR 64
+#define ARG_BC 1024
+/* contiguous values (st == 1): i past the blocks of 16 in which HIT (of element i + j) holds for
+ * none, a loop the compiler vectorises; the caller's scalar loop then finds the element */
+#define ARG_SKIP(i, n, st, HIT)                                                                     \
+    if ((st) == 1)                                                                                  \
+        for (; (i) + 64 <= (n); (i) += 64) {                                                        \
+            int hit_ = 0;                                                                           \
+            for (size_t j = 0; j < 64; j++) hit_ |= (HIT);                                          \
+            if (hit_) break;                                                                        \
+        }
+#define IARG_FNS(NAME, T, SGN)                                                                      \
+    /* the first of n values (at stride st) whose key is ck (n: none) */                            \
+    static inline size_t NAME##_afind(const T *p, size_t n, size_t st, uint64_t ck, uint64_t nk)    \
     {                                                                                               \
-        const U *u = (const U *)x;                                                                  \
+        (void)nk;                                                                                   \
+        const T v = SGN ? (T)gp_unkey_i(ck) : (T)ck;                                                \
+        size_t i = 0;                                                                               \
+        ARG_SKIP(i, n, st, p[i + j] == v);                                                          \
+        while (i < n && p[i * st] != v) i++;                                                        \
+        return i;                                                                                   \
+    }                                                                                               \
+    static inline uint64_t NAME##_arun(const T *p, size_t n, int mn, uint64_t nk)                   \
+    {                                                                                               \
+        (void)nk;                                                                                   \
+        return NAME##_key(NAME##_best(p, n, !mn));                                                  \
+    }                                                                                               \
+    static void NAME##_ablock(const T *p, size_t nr, size_t pitch, size_t w, int mn, uint64_t nk,   \
+                              uint64_t *ck)                                                         \
+    {                                                                                               \
+        T bt[ARG_BC];                                                                               \
+        (void)nk;                                                                                   \
+        memcpy(bt, p, w * sizeof *bt);                                                              \
+        for (size_t r = 1; r < nr; r++) NAME##_ext_row(p + r * pitch, w, !mn, bt, NULL);            \
+        for (size_t c = 0; c < w; c++) ck[c] = NAME##_key(bt[c]);                                   \
+    }
+#define FARG_FNS(NAME, T, U, S, SIGN)                                                               \
+    /* the first of n values (at stride st) whose key is ck: the first NaN, or by bits */           \
+    static inline size_t NAME##_afind(const T *p, size_t n, size_t st, uint64_t ck, uint64_t nk)    \
+    {                                                                                               \
+        size_t i = 0;                                                                               \
+        if (ck == nk) {                                                                             \
+            ARG_SKIP(i, n, st, p[i + j] != p[i + j]);                                               \
+            while (i < n && p[i * st] == p[i * st]) i++;                                            \
+            return i;                                                                               \
+        }                                                                                           \
+        const T v = (T)gp_unkey_d(ck);                                                              \
+        U bits;                                                                                     \
+        memcpy(&bits, &v, sizeof bits);                                                             \
+        const U *u = (const U *)p;                                                                  \
+        ARG_SKIP(i, n, st, u[i + j] == bits);                                                       \
+        while (i < n && u[i * st] != bits) i++;                                                     \
+        return i;                                                                                   \
+    }                                                                                               \
+    static inline uint64_t NAME##_arun(const T *p, size_t n, int mn, uint64_t nk)                   \
+    {                                                                                               \
+        int64_t nan = 0;                                                                            \
+        const U b = NAME##_ext_run((const U *)p, n, mn, 0, &nan);                                   \
+        return nan ? nk : NAME##_key64(b);                                                          \
+    }                                                                                               \
+    static void NAME##_ablock(const T *p, size_t nr, size_t pitch, size_t w, int mn, uint64_t nk,   \
+                              uint64_t *ck)                                                         \
+    {                                                                                               \
+        S best[ARG_BC];                                                                             \
+        U nc[ARG_BC];                                                                               \
+        for (size_t c = 0; c < w; c++) {                                                            \
+            best[c] = (S)(mn ? (U)~SIGN : SIGN);                                                    \
+            nc[c] = 0;                                                                              \
+        }                                                                                           \
+        for (size_t r = 0; r < nr; r++) NAME##_ext_row((const U *)(p + r * pitch), w, mn, 0, best, nc); \
+        for (size_t c = 0; c < w; c++) ck[c] = nc[c] ? nk : NAME##_key64((U)best[c] ^ SIGN);        \
+    }
+#define ARG_KERNEL(NAME, T)                                                                         \
+    /* values x[0..n) at indices base + i into the pair (*bk, *bi) */                               \
+    static void NAME##_arg_run(const T *x, size_t n, int mn, uint64_t nk, uint64_t base, uint64_t *bk, \
+                               uint64_t *bi)                                                        \
+    {                                                                                               \
         for (size_t c0 = 0; c0 < n; c0 += ACH) {                                                    \
             const size_t m = n - c0 < ACH ? n - c0 : ACH;                                           \
-            int64_t nan = 0;                                                                        \
-            const U b = NAME##_ext_run(u + c0, m, mn, 0, &nan);                                     \
-            const uint64_t ck = nan ? (mn ? 0ull : ~0ull) : NAME##_key64(b);                        \
-            if (!(mn ? ck < *bk : ck > *bk) && !(ck == *bk && base + c0 < *bi)) continue;            \
-            size_t i = 0;                                                                           \
-            if (nan) while (x[c0 + i] == x[c0 + i]) i++;                                            \
-            else {                                                                                  \
-                const U bits = NAME##_unkey(b);                                                     \
-                while (u[c0 + i] != bits) i++;                                                      \
+            const uint64_t ck = NAME##_arun(x + c0, m, mn, nk);                                     \
+            if (!gp_rarg_better(mn, ck, base + c0, *bk, *bi)) continue;                             \
+            const size_t i = NAME##_afind(x + c0, m, 1, ck, nk);                                    \
+            if (i < m && gp_rarg_better(mn, ck, base + c0 + i, *bk, *bi)) { *bk = ck; *bi = base + c0 + i; } \
+        }                                                                                           \
+    }                                                                                               \
+    static void NAME##_arg_cols(const T *x, size_t rows, size_t cols, size_t row0, int mn, uint64_t nk, \
+                                uint64_t *key, uint64_t *idx)                                       \
+    {                                                                                               \
+        uint64_t ck[ARG_BC];                                                                        \
+        for (size_t c0 = 0; c0 < cols; c0 += ARG_BC) {                                              \
+            const size_t w = cols - c0 < ARG_BC ? cols - c0 : ARG_BC;                               \
+            for (size_t r0 = 0; r0 < rows; r0 += ARG_BR) {                                          \
+                const size_t nr = rows - r0 < ARG_BR ? rows - r0 : ARG_BR;                          \
+                const T *p = x + r0 * cols + c0;                                                    \
+                NAME##_ablock(p, nr, cols, w, mn, nk, ck);                                          \
+                for (size_t c = 0; c < w; c++) {                                                    \
+                    uint64_t *k = key + c0 + c, *id = idx + c0 + c;                                 \
+                    if (!gp_rarg_better(mn, ck[c], row0 + r0, *k, *id)) continue;                   \
+                    const size_t r = NAME##_afind(p + c, nr, cols, ck[c], nk);                      \
+                    if (r < nr && gp_rarg_better(mn, ck[c], row0 + r0 + r, *k, *id)) {              \
+                        *k = ck[c];                                                                 \
+                        *id = row0 + r0 + r;                                                        \
+                    }                                                                               \
+                }                                                                                   \
             }                                                                                       \
-            if (gp_rarg_better(mn, ck, base + c0 + i, *bk, *bi)) { *bk = ck; *bi = base + c0 + i; } \
         }                                                                                           \
     }                                                                                               \
     static void NAME##_arg(const T *x, size_t rows, size_t cols, size_t row0, gp_rkind k, gp_raxis axis, \
                            uint64_t *key, uint64_t *idx)                                            \
     {                                                                                               \
         const int mn = k == GP_RK_ARGMIN;                                                           \
-        if (axis == GP_AXIS_COLS) NAME##el_arg(x, rows, cols, row0, k, axis, key, idx);             \
-        else if (axis == GP_AXIS_ALL) NAME##_arg_run(x, rows * cols, mn, (uint64_t)row0 * cols, key, idx); \
-        else for (size_t r = 0; r < rows; r++) NAME##_arg_run(x + r * cols, cols, mn, 0, key + r, idx + r); \
+        const uint64_t nk = gp_rarg_nankey(k);                                                      \
+        if (!rows || !cols) return;                                                                 \
+        if (axis == GP_AXIS_COLS) NAME##_arg_cols(x, rows, cols, row0, mn, nk, key, idx);           \
+        else if (axis == GP_AXIS_ALL) NAME##_arg_run(x, rows * cols, mn, nk, (uint64_t)row0 * cols, key, idx); \
+        else for (size_t r = 0; r < rows; r++) NAME##_arg_run(x + r * cols, cols, mn, nk, 0, key + r, idx + r); \
     }
-FARG_KERNEL(f32, float, uint32_t)
-FARG_KERNEL(f64, double, uint64_t)
+#define IARG_KERNEL(NAME, T, SGN) IARG_FNS(NAME, T, SGN) ARG_KERNEL(NAME, T)
+IARG_KERNEL(i8, int8_t, 1)
+IARG_KERNEL(i16, int16_t, 1)
+IARG_KERNEL(i32, int32_t, 1)
+IARG_KERNEL(i64, int64_t, 1)
+IARG_KERNEL(u8, uint8_t, 0)
+IARG_KERNEL(u16, uint16_t, 0)
+IARG_KERNEL(u32, uint32_t, 0)
+IARG_KERNEL(u64, uint64_t, 0)
+FARG_FNS(f32, float, uint32_t, int32_t, 0x80000000u)
+ARG_KERNEL(f32, float)
+FARG_FNS(f64, double, uint64_t, int64_t, 0x8000000000000000ull)
+ARG_KERNEL(f64, double)
 
 #define DISPATCH_ARG(NAME, T) case GP_RT_##NAME: NAME##_arg((const T *)buf, rows, cols, row0, k, axis, key, idx); break;
 void gp_cpu_rarg(const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rkind k, gp_raxis axis,

@@ -565,14 +565,16 @@ static void test_integers_narrow(void **state)
         }
 }
 
-/* argmin/argmax of floats over rows and the whole panel (kernels/cpu/reduce.c, FARG_KERNEL: chunks
- * of 4096 values, only a chunk whose best could win scanned for its first index) against a brute
- * force over (key, first index), on rows longer than a chunk with ties across chunks, ±0, ±Inf,
- * NaNs (late, at a chunk's start) or none, in one panel and in panels of 7 rows. */
+/* argmin/argmax of floats (kernels/cpu/reduce.c, ARG_KERNEL: chunks of 4096 values along rows and
+ * the whole panel, blocks of 64 rows x 1024 columns, only a chunk or block column whose best could
+ * win scanned for its first index) against a brute force over (key, first index), every axis, on
+ * rows longer than a chunk, columns longer than a block and matrices wider than one, with ties
+ * across chunks and blocks, ±0, ±Inf, NaNs (late, at a chunk's start) or none, in one panel and
+ * in panels of 7 rows. */
 static void test_arg_floats(void **state)
 {
     (void)state;
-    const size_t shapes[][2] = {{1, 10000}, {3, 9001}, {2000, 7}, {50, 300}, {1, 4096}, {2, 4097}};
+    const size_t shapes[][2] = {{1, 10000}, {3, 9001}, {2000, 7}, {50, 300}, {1, 4096}, {2, 4097}, {150, 1100}, {129, 1}};
     const double vals[] = {1.0, -1.0, 2.0, -2.0, 0.0, -0.0, INFINITY, -INFINITY, 0x1p-149, -0x1p-1074};
     double *x; float *xf;   /* one case's arrays (case_arrays) */
     for (int kind = 0; kind < 3; kind++)
@@ -587,9 +589,9 @@ static void test_arg_floats(void **state)
             for (size_t i = 0; i < n; i++) xf[i] = (float)x[i];
             for (int t = 0; t < 2; t++)
                 for (gp_rkind k = GP_RK_ARGMIN; k <= GP_RK_ARGMAX; k++)
-                    for (gp_raxis ax = GP_AXIS_ALL; ax <= GP_AXIS_ROWS; ax++) {
+                    for (gp_raxis ax = GP_AXIS_ALL; ax <= GP_AXIS_COLS; ax++) {
                         const int mn = k == GP_RK_ARGMIN;
-                        const size_t nt = ax == GP_AXIS_ALL ? 1 : R, es = t ? 4 : 8;
+                        const size_t nt = ax == GP_AXIS_ALL ? 1 : ax == GP_AXIS_ROWS ? R : C, es = t ? 4 : 8;
                         const void *buf = t ? (const void *)xf : (const void *)x;
                         const gp_rtype ty = t ? GP_RT_F32 : GP_RT_F64;
                         uint64_t *key = malloc(nt * 8), *idx = malloc(nt * 8), *key2 = malloc(nt * 8), *idx2 = malloc(nt * 8);
@@ -603,9 +605,10 @@ static void test_arg_floats(void **state)
                         }
                         for (size_t j = 0; j < nt; j++) {
                             uint64_t bk = gp_rext_identity(k), bi = GP_RARG_NONE;
-                            const size_t len = ax == GP_AXIS_ALL ? n : C;
+                            const size_t len = ax == GP_AXIS_ALL ? n : ax == GP_AXIS_ROWS ? C : R;
                             for (size_t e = 0; e < len; e++) {
-                                const double d = t ? (double)xf[j * C + e] : x[j * C + e];
+                                const size_t pos = ax == GP_AXIS_ALL ? e : ax == GP_AXIS_ROWS ? j * C + e : e * C + j;
+                                const double d = t ? (double)xf[pos] : x[pos];
                                 const uint64_t kk = d != d ? gp_rarg_nankey(k) : gp_key_d(d);
                                 if (mn ? kk < bk : kk > bk) { bk = kk; bi = e; }
                             }
@@ -668,6 +671,69 @@ static void test_ext_ints(void **state)
                 }
             free(buf);
         }
+}
+
+/* argmin/argmax of integers (kernels/cpu/reduce.c, ARG_KERNEL on IEXT_KERNEL's loops) against a
+ * brute force over (key, first index), for every integer type and axis, on few distinct values
+ * (ties everywhere) or all magnitudes with each type's extremes, on shapes around the chunk (4096)
+ * and block (64 x 1024) sizes, in one panel and in panels of 7 rows folded into pairs that an
+ * earlier call left (none, or a pair that must keep winning ties). */
+static void test_arg_ints(void **state)
+{
+    (void)state;
+    const gp_rtype ts[] = {GP_RT_I8, GP_RT_I16, GP_RT_I32, GP_RT_I64, GP_RT_U8, GP_RT_U16, GP_RT_U32, GP_RT_U64};
+    const size_t shapes[][2] = {{1, 1}, {1, 9001}, {9001, 1}, {70, 1030}, {3, 4097}, {131, 5}};
+    for (size_t ti = 0; ti < sizeof ts / sizeof *ts; ti++)
+        for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++)
+            for (int kind = 0; kind < 2; kind++) {
+                const gp_rtype t = ts[ti];
+                const size_t R = shapes[si][0], C = shapes[si][1], n = R * C, es = gp_rtype_size(t);
+                const int uns = gp_rtype_is_unsigned(t);
+                unsigned char *buf = malloc(n * es);
+                uint64_t *kv = malloc(n * sizeof *kv);   /* each element's key */
+                for (size_t i = 0; i < n; i++) {
+                    uint64_t r = kind == 0 ? rnd() % 3 - 1 : rnd() >> (rnd() % 64);   /* -1, 0, 1 / all magnitudes */
+                    if (kind == 1 && i % 11 == 5) r = 1ull << (8 * es - 1);            /* the signed minimum */
+                    if (kind == 1 && i % 13 == 7) r = ~0ull;                           /* -1 / the unsigned maximum */
+                    if (kind == 1 && i % 17 == 9) r = (1ull << (8 * es - 1)) - 1;      /* the signed maximum */
+                    memcpy(buf + i * es, &r, es);
+                    uint64_t uv = 0;
+                    memcpy(&uv, buf + i * es, es);
+                    const int sh = 64 - 8 * (int)es;
+                    kv[i] = uns ? uv : gp_key_i((int64_t)(uv << sh) >> sh);
+                }
+                for (gp_rkind k = GP_RK_ARGMIN; k <= GP_RK_ARGMAX; k++)
+                    for (gp_raxis ax = GP_AXIS_ALL; ax <= GP_AXIS_COLS; ax++)
+                        for (size_t row0 = 0; row0 < 2; row0++) {   /* 1: pairs left by an earlier call */
+                            const int mn = k == GP_RK_ARGMIN;
+                            const size_t nt = ax == GP_AXIS_ALL ? 1 : ax == GP_AXIS_ROWS ? R : C;
+                            uint64_t *key = malloc(nt * 8), *idx = malloc(nt * 8), *key2 = malloc(nt * 8);
+                            uint64_t *idx2 = malloc(nt * 8), *rk = malloc(nt * 8), *ri = malloc(nt * 8);
+                            for (size_t j = 0; j < nt; j++) {   /* none, or an element's key at index 0 */
+                                const int pre = row0 && j % 3 != 2;
+                                key[j] = key2[j] = rk[j] = pre ? kv[(j * 7919) % n] : gp_rext_identity(k);
+                                idx[j] = idx2[j] = ri[j] = pre ? 0 : GP_RARG_NONE;
+                            }
+                            for (size_t i = 0; i < n; i++) {   /* the global index of gp_cpu_rarg's contract */
+                                const size_t j = ax == GP_AXIS_ALL ? 0 : ax == GP_AXIS_ROWS ? i / C : i % C;
+                                const uint64_t e = ax == GP_AXIS_ALL ? row0 * C + i : ax == GP_AXIS_ROWS ? i % C : row0 + i / C;
+                                if (gp_rarg_better(mn, kv[i], e, rk[j], ri[j])) { rk[j] = kv[i]; ri[j] = e; }
+                            }
+                            gp_cpu_rarg(buf, R, C, row0, t, k, ax, key, idx);
+                            for (size_t r0 = 0; r0 < R; r0 += 7) {
+                                const size_t m = R - r0 < 7 ? R - r0 : 7;
+                                const void *b = buf + r0 * C * es;
+                                if (ax == GP_AXIS_ROWS) gp_cpu_rarg(b, m, C, row0 + r0, t, k, ax, key2 + r0, idx2 + r0);
+                                else gp_cpu_rarg(b, m, C, row0 + r0, t, k, ax, key2, idx2);
+                            }
+                            for (size_t j = 0; j < nt; j++) {
+                                assert_true(key[j] == rk[j] && idx[j] == ri[j]);
+                                assert_true(key2[j] == rk[j] && idx2[j] == ri[j]);
+                            }
+                            free(key); free(idx); free(key2); free(idx2); free(rk); free(ri);
+                        }
+                free(buf); free(kv);
+            }
 }
 
 /* rows and cols kernels agree with the all kernel on each row/column */
@@ -826,6 +892,7 @@ int main(void)
         cmocka_unit_test(test_lanes),          cmocka_unit_test(test_ext_floats),
         cmocka_unit_test(test_stats_floats),     cmocka_unit_test(test_integers_narrow),
         cmocka_unit_test(test_arg_floats),       cmocka_unit_test(test_ext_ints),
+        cmocka_unit_test(test_arg_ints),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
