@@ -1,8 +1,9 @@
 /* bench/bench_reduce.c — CPU reduce kernels (one core, what one rank does per panel) against
- * memcpy of the same bytes in the same run: exact sum/sumsq over all, rows and cols, max, and a
- * plain (non-reproducible) double sum loop as the "cost of exactness" reference. Data: doubles
- * scaled over 2^0..2^19 (and f32 of them: blocks span too many binades for the f32 runs), plus
- * f32 and f64 uniform in [-1, 1) (one scale: the runs' case).
+ * memcpy of the same bytes in the same run: exact sum/sumsq over all, rows and cols, extrema,
+ * argmin/argmax, stats, and a plain (non-reproducible) double sum loop as the "cost of exactness"
+ * reference. Data: doubles scaled over 2^0..2^19 (and f32 of them: blocks span too many binades
+ * for the f32 runs; their bits are the i32 cases' data), plus f32 and f64 uniform in [-1, 1) (one
+ * scale: the runs' case).
  * usage: bench_reduce [MiB per array, default 256] [repeats, default 7]; prints medians. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,7 +74,8 @@ int main(int argc, char **argv)
         {"max f64 all", 19}, {"min f32 cols (4096 cols)", 20}, {"absmax f32 rows (4096 cols)", 21},
         {"stats f64 (one pass: sums, extrema, checksum)", 22}, {"stats f32, uniform +-1", 23},
         {"exact sum i32 cols (4096 cols)", 24}, {"exact sumsq i16 all", 25},
-        {"argmax f32 all", 26}, {"argmin f64 rows (4096 cols)", 27}};
+        {"argmax f32 all", 26}, {"argmin f64 rows (4096 cols)", 27}, {"argmin i32 all", 28},
+        {"argmax i32 cols (4096 cols)", 29}, {"argmin f32 cols (4096 cols)", 30}};
     printf("%-40s %10s %8s\n", "case", "GB/s", "x memcpy");
     double base = 0;
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
@@ -125,6 +127,17 @@ int main(int argc, char **argv)
                 for (size_t r = 0; r < rows; r++) { ks[r] = gp_rext_identity(GP_RK_ARGMIN); is[r] = GP_RARG_NONE; }
                 t0 = now();
                 gp_cpu_rarg(f64, rows, 4096, 0, GP_RT_F64, GP_RK_ARGMIN, GP_AXIS_ROWS, ks, is);
+                sink = (double)is[0];
+                free(ks); free(is); break; }
+            case 28: { uint64_t k1 = gp_rext_identity(GP_RK_ARGMIN), i1 = GP_RARG_NONE;
+                gp_cpu_rarg(f32, 1, bytes / 4, 0, GP_RT_I32, GP_RK_ARGMIN, GP_AXIS_ALL, &k1, &i1);
+                sink = (double)i1; break; }
+            case 29: case 30: { const size_t rows = bytes / 4 / 4096;
+                const gp_rkind k = cases[c].kind == 29 ? GP_RK_ARGMAX : GP_RK_ARGMIN;
+                uint64_t *ks = malloc(4096 * 8), *is = malloc(4096 * 8);
+                for (size_t j = 0; j < 4096; j++) { ks[j] = gp_rext_identity(k); is[j] = GP_RARG_NONE; }
+                t0 = now();
+                gp_cpu_rarg(f32, rows, 4096, 0, cases[c].kind == 29 ? GP_RT_I32 : GP_RT_F32, k, GP_AXIS_COLS, ks, is);
                 sink = (double)is[0];
                 free(ks); free(is); break; }
             case 8: f = GP_XFMT_INT; memset(acc, 0, 1024); gp_cpu_rsum(f32, 1, bytes / 4, GP_RT_I32, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
