@@ -838,7 +838,7 @@ void gp_cpu_rext(const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind
         }
 #define IARG_FNS(NAME, T, SGN)                                                                      \
     /* the first of n values (at stride st) whose key is ck (n: none) */                            \
-    static inline size_t NAME##_afind(const T *p, size_t n, size_t st, uint64_t ck, uint64_t nk)    \
+    GP_WIDE static size_t NAME##_afind(const T *p, size_t n, size_t st, uint64_t ck, uint64_t nk)   \
     {                                                                                               \
         (void)nk;                                                                                   \
         const T v = SGN ? (T)gp_unkey_i(ck) : (T)ck;                                                \
@@ -863,7 +863,7 @@ void gp_cpu_rext(const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind
     }
 #define FARG_FNS(NAME, T, U, S, SIGN)                                                               \
     /* the first of n values (at stride st) whose key is ck: the first NaN, or by bits */           \
-    static inline size_t NAME##_afind(const T *p, size_t n, size_t st, uint64_t ck, uint64_t nk)    \
+    GP_WIDE static size_t NAME##_afind(const T *p, size_t n, size_t st, uint64_t ck, uint64_t nk)   \
     {                                                                                               \
         size_t i = 0;                                                                               \
         if (ck == nk) {                                                                             \
