@@ -419,10 +419,24 @@ __device__ __forceinline__ double qnan() { return __longlong_as_double(0x7FF8000
 
 template <typename T> struct __align__(16) A16 { T v[16 / sizeof(T)]; };
 template <typename T> union U16 { uint4 u; A16<T> a; };
+/* One 16-byte read-only load, with the hint that L2 fetch 256 bytes around it
+ * (ld.global.nc.L2::256B; __ldg's plain LDG otherwise): on an H100 the column sums of 2^27 x 4
+ * went 0.894-0.897 -> 0.925-0.933x CUB, the other sums equal; 128 B and L1::no_allocate did not
+ * gain (bench/NOTES.md, 2026-12-05). The CPU emulation (emu.h) keeps __ldg. */
+__device__ __forceinline__ uint4 ldg16(const void *p)
+{
+#ifdef __CUDA_ARCH__
+    uint4 r;
+    asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
+    return r;
+#else
+    return __ldg(reinterpret_cast<const uint4 *>(p));
+#endif
+}
 template <typename T> __device__ __forceinline__ A16<T> ld16(const A16<T> *p)
 {
     U16<T> x;
-    x.u = __ldg(reinterpret_cast<const uint4 *>(p));
+    x.u = ldg16(p);
     return x.a;
 }
 template <typename T> __device__ __forceinline__ A16<T> zero16()
@@ -968,7 +982,7 @@ __device__ __forceinline__ void load_cols(const T *__restrict__ x, size_t cols, 
             ok[u] = true;
             if constexpr (VEC > 1) {
                 U16<T> w;
-                w.u = __ldg(reinterpret_cast<const uint4 *>(q));
+                w.u = ldg16(q);
 #pragma unroll
                 for (int j = 0; j < VEC; j++) val[u][j] = w.a.v[j];
             } else {
@@ -983,7 +997,7 @@ __device__ __forceinline__ void load_cols(const T *__restrict__ x, size_t cols, 
         ok[u] = rr < r1;
         if constexpr (VEC > 1) {
             U16<T> q;
-            q.u = ok[u] ? __ldg(reinterpret_cast<const uint4 *>(x + rr * cols + c0)) : make_uint4(0u, 0u, 0u, 0u);
+            q.u = ok[u] ? ldg16(x + rr * cols + c0) : make_uint4(0u, 0u, 0u, 0u);
 #pragma unroll
             for (int j = 0; j < VEC; j++) val[u][j] = q.a.v[j];
         } else {
