@@ -822,13 +822,14 @@ void gp_cpu_rext(const void *buf, size_t rows, size_t cols, gp_rtype t, gp_rkind
  * first element with that key (the best key is always some element's key, so the scan ends
  * inside). A (key, index) comparison per element ran at 0.8-6.3 GB/s (bench/NOTES.md).
  * Per type: NAME##_afind(p, n, stride, ck, nk), the first of n values with key ck; NAME##_arun(p,
- * n, mn, nk), the best key of n >= 1 values; NAME##_ablock(p, nr, pitch, w, mn, nk, ck), the best key of each of w <= ARG_BC
- * columns over nr >= 1 rows. */
+ * n, mn, nk), the best key of n >= 1 values; NAME##_ablock(p, nr, pitch, w, mn, nk, ck), the best
+ * key of each of w <= ARG_BC columns over nr >= 1 rows. */
 #define ACH 4096
 #define ARG_BR 64
 #define ARG_BC 1024
-/* contiguous values (st == 1): i past the blocks of 16 in which HIT (of element i + j) holds for
- * none, a loop the compiler vectorises; the caller's scalar loop then finds the element */
+/* contiguous values (st == 1): i past the blocks of 64 in which HIT (of element i + j) holds for
+ * none, a loop the compiler vectorises (blocks of 16 were unrolled and stayed scalar); the
+ * caller's scalar loop then finds the element */
 #define ARG_SKIP(i, n, st, HIT)                                                                     \
     if ((st) == 1)                                                                                  \
         for (; (i) + 64 <= (n); (i) += 64) {                                                        \
