@@ -75,7 +75,9 @@ int main(int argc, char **argv)
         {"stats f64 (one pass: sums, extrema, checksum)", 22}, {"stats f32, uniform +-1", 23},
         {"exact sum i32 cols (4096 cols)", 24}, {"exact sumsq i16 all", 25},
         {"argmax f32 all", 26}, {"argmin f64 rows (4096 cols)", 27}, {"argmin i32 all", 28},
-        {"argmax i32 cols (4096 cols)", 29}, {"argmin f32 cols (4096 cols)", 30}};
+        {"argmax i32 cols (4096 cols)", 29}, {"argmin f32 cols (4096 cols)", 30},
+        {"stats i32 (4096 cols)", 31}, {"checksum f64 (verify, 4096-col rows)", 32},
+        {"checksum f32 transposed (verify)", 33}};
     printf("%-40s %10s %8s\n", "case", "GB/s", "x memcpy");
     double base = 0;
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
@@ -140,6 +142,18 @@ int main(int argc, char **argv)
                 gp_cpu_rarg(f32, rows, 4096, 0, cases[c].kind == 29 ? GP_RT_I32 : GP_RT_F32, k, GP_AXIS_COLS, ks, is);
                 sink = (double)is[0];
                 free(ks); free(is); break; }
+            case 31: { gp_rstats st;
+                gp_rstats_init(&st, GP_RT_I32);
+                gp_cpu_rstats(f32, bytes / 4 / 4096, 4096, 0, GP_RT_I32, &st);
+                sink = (double)st.checksum; break; }
+            case 32: case 33: { const int tr = cases[c].kind == 33;   /* what verify's fingerprint() does per row */
+                const size_t es = tr ? 4 : 8, rows = bytes / es / 4096;
+                const unsigned char *b = tr ? (const unsigned char *)u32 : (const unsigned char *)f64;
+                uint64_t h = 0;
+                for (size_t r = 0; r < rows; r++)
+                    h += tr ? gp_rhash_run(b + r * 4096 * es, 4096, es, r, rows)
+                            : gp_rhash_run(b + r * 4096 * es, 4096, es, (uint64_t)r * 4096, 1);
+                sink = (double)h; break; }
             case 8: f = GP_XFMT_INT; memset(acc, 0, 1024); gp_cpu_rsum(f32, 1, bytes / 4, GP_RT_I32, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
             }
             t[r] = now() - t0;

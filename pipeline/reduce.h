@@ -149,6 +149,9 @@ void gp_rstats_moments(const gp_rstats *s, double *mean, double *std);
 /* Per-element fingerprint of verify/stats: XXH3_64 of the value bytes seeded by the element's
  * linear index in A's coordinates. */
 uint64_t gp_rhash(const void *val, size_t esize, uint64_t index);
+/* Sum mod 2^64 of gp_rhash(p + i * esize, esize, seed + i * step) over i < n: a row (step 1) or
+ * a column seen through a transpose (step = the row length), vectorised for 1, 2, 4, 8 bytes. */
+uint64_t gp_rhash_run(const void *p, size_t n, size_t esize, uint64_t seed, uint64_t step);
 
 /* ---- drivers -------------------------------------------------------------------------------- */
 typedef struct gp_reduce_opts {

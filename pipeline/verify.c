@@ -36,14 +36,16 @@ static gp_status fingerprint(MPI_Comm comm, gp_rin *in, int swap, size_t acols, 
         for (size_t i = 0; i < cnt; i++) {
             size_t gi = rb.start + off + i;
             if (!swap && (gi < lo || gi >= hi)) continue;
-            uint64_t h = 0;
             if (!swap) {
-                uint64_t base = (uint64_t)gi * acols;
-                for (size_t j = 0; j < C; j++) h += gp_rhash(b + (i * C + j) * es, es, base + j);
-                fp[(gi - lo) / bs] += h;
-            } else {  /* B[gi, j] is A[j, gi] */
-                for (size_t j = lo; j < hi && j < C; j++)
-                    fp[(j - lo) / bs] += gp_rhash(b + (i * C + j) * es, es, (uint64_t)j * acols + gi);
+                fp[(gi - lo) / bs] += gp_rhash_run(b + i * C * es, C, es, (uint64_t)gi * acols, 1);
+            } else {  /* B[gi, j] is A[j, gi]: A's index j * acols + gi, a bucket per bs columns */
+                for (size_t j = lo; j < hi && j < C;) {
+                    size_t je = j - (j - lo) % bs + bs;
+                    if (je > hi) je = hi;
+                    if (je > C) je = C;
+                    fp[(j - lo) / bs] += gp_rhash_run(b + (i * C + j) * es, je - j, es, (uint64_t)j * acols + gi, acols);
+                    j = je;
+                }
             }
         }
     }

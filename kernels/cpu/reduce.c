@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#define XXH_INLINE_ALL   /* XXH3 of 4 or 8 bytes inlined into the stats loops (same bits as libxxhash) */
+#define XXH_INLINE_ALL   /* XXH3's secret and helpers for gp_rhash_run (same bits as libxxhash) */
 #include <xxhash.h>
 #if defined(__SSE2__) && !defined(GP_NO_SSE2)   /* GP_NO_SSE2: the portable path, for its test */
 #include <emmintrin.h>
@@ -976,6 +976,79 @@ uint64_t gp_rhash(const void *val, size_t esize, uint64_t index)
     return XXH3_64bits_withSeed(val, esize, index);
 }
 
+/* gp_rhash_run: the fingerprints of n consecutive elements of 1, 2, 4 or 8 bytes in one loop that
+ * the compiler vectorises. XXH3_64bits_withSeed of so few bytes is XXH3_len_1to3_64b or
+ * XXH3_len_4to8_64b of xxhash.h 0.8 (the secret is the default one), written out here without
+ * the length branches: the same bits (unit test test_rhash_run against libxxhash). With
+ * AVX-512's 64-bit multiplies and rotates one core hashes f64 elements ~4x faster than a call
+ * per element (bench/NOTES.md, 2026-12-05); AVX2 has neither and gains little. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(GP_NO_SSE2)
+#define GP_HASH __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define GP_HASH
+#endif
+static inline uint64_t hx_rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
+static inline uint64_t hx_4to8(uint64_t in64, uint64_t seed, uint64_t len, uint64_t bitflip)
+{
+    seed ^= __builtin_bswap64(seed) & 0xffffffff00000000ull;   /* (u64)swap32((u32)seed) << 32 */
+    uint64_t h = in64 ^ (bitflip - seed);
+    h ^= hx_rotl(h, 49) ^ hx_rotl(h, 24);                        /* XXH3_rrmxmx */
+    h *= 0x9FB21C651E98DF25ull;
+    h ^= (h >> 35) + len;
+    h *= 0x9FB21C651E98DF25ull;
+    return h ^ (h >> 28);
+}
+static inline uint64_t hx_1to3(uint64_t combined, uint64_t seed, uint64_t bitflip)
+{
+    uint64_t h = combined ^ (bitflip + seed);
+    h ^= h >> 33;                                                /* XXH64_avalanche */
+    h *= XXH_PRIME64_2;
+    h ^= h >> 29;
+    h *= XXH_PRIME64_3;
+    return h ^ (h >> 32);
+}
+/* element i: the value's bytes as XXH3 combines them (c1 = first byte, c2 = middle, c3 = last;
+ * input1 = first 4 bytes, input2 = last 4) */
+#define HX_IN1(v) ((uint64_t)(v) << 16 | (uint64_t)(v) << 24 | (uint64_t)(v) | 1u << 8)
+#define HX_IN2(v) ((uint64_t)((v) & 0xff) << 16 | (uint64_t)((v) >> 8) << 24 | (uint64_t)((v) >> 8) | 2u << 8)
+#define HX_IN4(v) ((uint64_t)(v) | (uint64_t)(v) << 32)
+#define HX_IN8(v) hx_rotl(v, 32)
+#define HX_RUN(ES, T, IN, MIX, BF)                                                             \
+    GP_HASH static uint64_t hx_run##ES(const unsigned char *restrict p, size_t n, uint64_t seed, uint64_t step) \
+    {                                                                                           \
+        const uint64_t bf = BF;                                                                 \
+        uint64_t h = 0;                                                                         \
+        for (size_t i = 0; i < n; i++, seed += step) {                                          \
+            T v;                                                                                \
+            memcpy(&v, p + ES * i, ES);                                                         \
+            h += MIX(IN(v), seed, ES, bf);                                                      \
+        }                                                                                       \
+        return h;                                                                               \
+    }
+#define HX_BF13 ((uint64_t)(XXH_readLE32(XXH3_kSecret) ^ XXH_readLE32(XXH3_kSecret + 4)))
+#define HX_BF48 (XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16))
+#define HX_MIX13(in, seed, len, bf) hx_1to3(in, seed, bf)
+HX_RUN(1, uint8_t, HX_IN1, HX_MIX13, HX_BF13)
+HX_RUN(2, uint16_t, HX_IN2, HX_MIX13, HX_BF13)
+HX_RUN(4, uint32_t, HX_IN4, hx_4to8, HX_BF48)
+HX_RUN(8, uint64_t, HX_IN8, hx_4to8, HX_BF48)
+uint64_t gp_rhash_run(const void *p, size_t n, size_t esize, uint64_t seed, uint64_t step)
+{
+    const unsigned char *b = p;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__   /* the values read as XXH_readLE */
+    switch (esize) {
+    case 1: return hx_run1(b, n, seed, step);
+    case 2: return hx_run2(b, n, seed, step);
+    case 4: return hx_run4(b, n, seed, step);
+    case 8: return hx_run8(b, n, seed, step);
+    default: break;
+    }
+#endif
+    uint64_t h = 0;
+    for (size_t i = 0; i < n; i++, seed += step) h += gp_rhash(b + i * esize, esize, seed);
+    return h;
+}
+
 void gp_rstats_init(gp_rstats *s, gp_rtype t)
 {
     memset(s, 0, sizeof *s);
@@ -1018,7 +1091,7 @@ GP_LANES static int f64_sqerr(const double *restrict p, size_t n, double *restri
             for (size_t j = done; j < done + m; j += VB) {                                          \
                 const size_t nb = done + m - j < VB ? done + m - j : VB, nl = nb - nb % LANES;       \
                 const T *p = x + j;                                                                 \
-                for (size_t i = 0; i < nb; i++) h += XXH3_64bits_withSeed(p + i, sizeof(T), i0 + j + i); \
+                h += gp_rhash_run(p, nb, sizeof(T), i0 + j, 1);                                     \
                 int64_t dummy = 0;                                                                  \
                 NAME##_ext_fold(NAME##_ext_run((const U *)p, nb, 1, 0, &nan), 1, &s->kmin);          \
                 NAME##_ext_fold(NAME##_ext_run((const U *)p, nb, 0, 0, &dummy), 0, &s->kmax);        \
@@ -1076,10 +1149,9 @@ STATS_FLOAT(f64, double, uint64_t, 1)
         size_t since = 0;                                                                           \
         for (size_t r = 0; r < rows; r++) {                                                         \
             const T *p = x + r * cols;                                                              \
-            uint64_t base = (uint64_t)(row0 + r) * cols;                                            \
+            h += gp_rhash_run(p, cols, sizeof(T), (uint64_t)(row0 + r) * cols, 1);                  \
             for (size_t c = 0; c < cols; c++) {                                                     \
                 T v = p[c];                                                                         \
-                h += gp_rhash(&v, sizeof v, base + c);                                              \
                 uint64_t kk = KEY;                                                                  \
                 kmin = kk < kmin ? kk : kmin;                                                       \
                 kmax = kk > kmax ? kk : kmax;                                                       \
