@@ -2128,10 +2128,10 @@ static int farg_all(gp_cuda_reduce *c, const T *x, size_t n, int mn, char *err, 
 
 /* auto=1 (the default, until bs, bps or unroll is set): the f32 sums run the block size and loads
  * in flight that measured best for each axis and kind of shape over the five shapes of
- * bench_reduce_gpu on the H200 (bench/NOTES.md, 2026-12-01): all 256 x 8; rows 128 x 16 when a
- * warp per row has work, else 128 x 8 (16-byte rows 256 x 4); cols 512 x 16 for wide matrices,
- * 512 x 4 for at most 16 rows, else 128 x 8 at up to 16 blocks per SM. The tuning is restored
- * on return. */
+ * bench_reduce_gpu on the H200 (bench/NOTES.md, 2026-12-01; the narrow columns retuned on an
+ * H100 and an H200, 2026-12-05): all 256 x 8; rows 128 x 16 when a warp per row has work, else
+ * 128 x 8 (16-byte rows 256 x 4); cols 512 x 16 for wide matrices, 512 x 4 for at most 16 rows,
+ * else 512 x 8. The tuning is restored on return. */
 struct AutoShape {
     gp_cuda_reduce *c;
     Tune saved;
@@ -2169,7 +2169,8 @@ static int fsum_rows_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
         /* 16-byte rows (one thread per row, k_sum_rows1) keep 256 x 4: 128 x 8 lost 10% there;
          * rows long enough for a warp per row at 16 loads in flight take 128 x 16 (16384 x 32768:
          * 0.919 -> 0.950x CUB, 512 x 2^20 0.922 -> 0.946, 4 x 2^27 0.933 -> 0.962), shorter ones
-         * 128 x 8 (2^20 x 512 at 16: 0.886 -> 0.848) */
+         * 128 x 8 (2^20 x 512 at 16: 0.886 -> 0.848; 256 x 8 is card-dependent: 0.935 -> 0.965 on
+         * an H100, 0.932 -> 0.915 on an H200, same-run A/Bs of 2026-12-05, bench/NOTES.md) */
         const bool r16 = rows16(x, cols, sizeof(T));
         const bool longrows = rows_lg(cols, sizeof(T), 16, c->tune.rsteps) == 5;
         AutoShape as(c, r16 ? 256 : 128, r16 ? 4 : longrows ? 16 : 8);
@@ -2188,12 +2189,14 @@ static int fsum_cols_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     int vec = col_vec(cols, sizeof(T), V) > 1;
     if constexpr (std::is_same<T, float>::value) {
         /* a block of 512 column vectors x 16 rows in flight when the matrix is that wide and tall
-         * (16384 x 32768: 0.906 -> 0.947x CUB, 512 x 2^20: 0.898 -> 0.953); narrower ones 128 x 8
-         * with up to 16 blocks per SM (2^20 x 512: 0.917 -> 0.929, 2^27 x 4: 0.884 -> 0.903; at 16
-         * loads 0.87 and 0.82); at most 16 rows 512 x 4 (4 x 2^27: 0.265 -> 0.44, half of the rows
-         * of a step of 8 were empty) */
+         * (16384 x 32768: 0.906 -> 0.947x CUB, 512 x 2^20: 0.898 -> 0.953); narrower ones 512 x 8
+         * (against the 128 x 8 at up to 16 blocks per SM chosen on the kernels of 2026-12-01,
+         * same-run A/Bs of 2026-12-05, bench/NOTES.md: 2^20 x 512 0.963 -> 0.981-0.983 on an H100,
+         * 0.894-0.900 -> 0.938-0.940 on an H200; 2^27 x 4 0.933 -> 0.965 H100, 0.928 = 0.929
+         * H200; at 16 loads 0.87 and 0.82 then); at most 16 rows 512 x 4 (4 x 2^27: 0.265 ->
+         * 0.44, half of the rows of a step of 8 were empty) */
         const bool wide = vec && cols / V >= 512 && rows >= 64;
-        AutoShape as(c, wide ? 512 : rows <= 16 ? 512 : 128, wide ? 16 : rows <= 16 ? 4 : 8, wide || rows <= 16 ? 0 : 16);
+        AutoShape as(c, 512, wide ? 16 : rows <= 16 ? 4 : 8);
         if (c->tune.unroll == 8)
             return vec ? fsum_cols<T, V, 8>(c, x, rows, cols, sq, f, err, errlen) : fsum_cols<T, 1, 8>(c, x, rows, cols, sq, f, err, errlen);
         if (c->tune.unroll == 16 && vec) return fsum_cols<T, V, 16>(c, x, rows, cols, sq, f, err, errlen);
