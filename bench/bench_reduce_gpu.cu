@@ -11,6 +11,10 @@
  *               (gp_cuda_r*_dev: the device part of gp_cuda_rsum/rext/rarg; no host copy timed)
  *   legacy_*    the same with the first version of the kernels (kernels=legacy)
  *   batch=K_*   sum_all, sum_rows, sum_cols with the other ways of adding f32 (tuning batch=0|1|2)
+ * Once, on the whole matrix (without --ops, or with "stats" in it):
+ *   stats       `gpipe stats --device cuda`'s device part (gp_cuda_rstats_dev), and its steps
+ *               stats_sumsq (the exact sum of squares) and stats_aux (fingerprint, extrema,
+ *               counts); checked against gp_cpu_rstats on host threads, every figure
  * GB/s = bytes of the matrix read / time (CUB and gpipe alike); "r+w GB/s" adds the bytes the op
  * writes (rows: 8 B per row, cols: 16 B per column for gpipe, 4 B per row for CUB), which bounds
  * the 2^27x4 row and 4x2^27 column cases. Timing: CUDA events around each call on the stream
@@ -594,6 +598,70 @@ int main(int argc, char **argv)
         }
     }
 
+    /* ---- gpipe stats --device cuda: its device part on the whole matrix (no shape matters), against
+     * the CPU's gp_cpu_rstats on host threads over row panels (merged like ranks), bit for bit ---- */
+    if (!ops || strstr(ops, "stats")) {
+        const size_t R = shapes[0].r, C = shapes[0].c;
+        if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err)) die(c, "tune");
+        double copy = time_ms(c, [&] { CK(cudaMemcpyAsync(c.dst, c.x, c.bytes, cudaMemcpyDeviceToDevice, c.s)); });
+        double cub = time_ms(c, [&] { CK(cub::DeviceReduce::Sum(c.tmp, c.tmp_bytes, c.x, c.fout, (long long)c.n, c.s)); });
+        gp_rstats g;
+        double ms = time_ms(c, [&] {
+            gp_rstats_init(&g, GP_RT_F32);
+            if (gp_cuda_rstats_dev(c.cu, c.x, R, C, 0, GP_RT_F32, &g, c.err, sizeof c.err)) die(c, "stats");
+        });
+        record(c, "stats", R, C, ms, 0, c.bytes / cub / 1e6, 2.0 * c.bytes / copy / 1e6,
+               "gpipe stats (sums, squares, fingerprint + extrema; waits between)");
+        /* its steps alone: the exact sum of squares, and the fingerprint + extrema kernel */
+        ms = time_ms(c, [&] {
+            if (gp_cuda_rsum_dev(c.cu, c.x, R, C, GP_RT_F32, GP_RK_SQ, GP_AXIS_ALL, gp_rfmt(GP_RT_F32, GP_RK_SQ), c.err,
+                                 sizeof c.err)) die(c, "sumsq");
+        });
+        record(c, "stats_sumsq", R, C, ms, 0, c.bytes / cub / 1e6, 2.0 * c.bytes / copy / 1e6, "step: exact sum of squares");
+        ms = time_ms(c, [&] {
+            gp_rstats a;
+            gp_rstats_init(&a, GP_RT_F32);
+            if (gp_cuda_rstats_aux_dev(c.cu, c.x, R, C, 0, GP_RT_F32, &a, c.err, sizeof c.err)) die(c, "stats aux");
+        });
+        record(c, "stats_aux", R, C, ms, 0, c.bytes / cub / 1e6, 2.0 * c.bytes / copy / 1e6,
+               "step: fingerprint, extrema, NaN/Inf counts");
+        if (verify) {
+            std::vector<float> hx(c.n);
+            CK(cudaMemcpy(hx.data(), c.x, c.bytes, cudaMemcpyDeviceToHost));
+            unsigned nth = std::max(1u, std::min(16u, std::thread::hardware_concurrency()));
+            std::vector<gp_rstats> part(nth);
+            std::vector<std::thread> th;
+            double t0 = seconds();
+            for (unsigned t = 0; t < nth; t++)
+                th.emplace_back([&, t] {
+                    size_t r0 = R * t / nth, r1 = R * (t + 1) / nth;
+                    gp_rstats_init(&part[t], GP_RT_F32);
+                    gp_cpu_rstats(hx.data() + r0 * C, r1 - r0, C, r0, GP_RT_F32, &part[t]);
+                });
+            for (auto &t : th) t.join();
+            double cpu_s = seconds() - t0;
+            gp_rstats r = part[0];
+            for (unsigned t = 1; t < nth; t++) {   /* merged as gp_rstats_allreduce does over ranks */
+                const gp_rstats &p = part[t];
+                for (int i = 0; i < r.fs.nl; i++) r.s[i] += p.s[i];
+                for (int i = 0; i < r.fq.nl; i++) r.q[i] += p.q[i];
+                gp_xnorm(r.s, r.fs.nl);
+                gp_xnorm(r.q, r.fq.nl);
+                r.count += p.count; r.finite += p.finite; r.nan += p.nan; r.pinf += p.pinf; r.ninf += p.ninf;
+                r.qover += p.qover; r.checksum += p.checksum;
+                r.kmin = std::min(r.kmin, p.kmin);
+                r.kmax = std::max(r.kmax, p.kmax);
+            }
+            int d = memcmp(r.s, g.s, sizeof r.s) || memcmp(r.q, g.q, sizeof r.q) || r.kmin != g.kmin || r.kmax != g.kmax ||
+                    r.count != g.count || r.finite != g.finite || r.nan != g.nan || r.pinf != g.pinf || r.ninf != g.ninf ||
+                    r.qover != g.qover || r.checksum != g.checksum;
+            printf("verify %-12s %-13s %-6s %s (checksum %016llx; CPU: %u threads, %.2f GB/s, %.2f GB/s per thread)\n",
+                   "stats", (std::to_string(R) + "x" + std::to_string(C)).c_str(), "fast", d ? "FAIL" : "ok",
+                   (unsigned long long)g.checksum, nth, c.bytes / cpu_s / 1e9, c.bytes / cpu_s / 1e9 / nth);
+            bad |= d;
+        }
+    }
+
     /* ---- verification against the CPU ---- */
     if (verify) {
         std::vector<float> hx(c.n);
@@ -605,6 +673,7 @@ int main(int argc, char **argv)
             for (const char *cfg : cfgs) {
                 if (gp_cuda_reduce_tune(c.cu, cfg, c.err, sizeof c.err)) die(c, "tune");
                 for (int o = 0; o < NOPS; o++) {
+                    if (!op_on(ops, o)) continue;
                     if (!strcmp(cfg, "kernels=legacy") && o != SUM_ALL && o != SUM_ROWS && o != SUM_COLS && o != MAX_ALL)
                         continue;
                     run_op(c, o, c.x, R, C);

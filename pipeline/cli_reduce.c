@@ -65,7 +65,10 @@ static const char *usage_stats =
     "options:\n"
     "  -d, --dataset PATH   input dataset (default: the only 2-D dataset in IN)\n"
     "      --json FILE      append the result as one JSON line (- = stdout) instead of the table\n"
-    "      --mem SIZE       host memory budget per rank\n"
+    "      --device auto|cpu|cuda backend (default auto: CUDA when a GPU is visible; the\n"
+    "                       same bits either way)\n"
+    "      --mem SIZE       host memory budget per rank (two panels: one read while the\n"
+    "                       other is reduced)\n"
     "      --panel-rows K   rows per rank per panel (default: from --mem)\n"
     "      --timeout SECONDS  abort the job (exit 2) when no rank makes progress for that long\n"
     "  -q, --quiet          no summary line on stderr\n"
@@ -219,11 +222,12 @@ int gp_cli_stats(int argc, char **argv, MPI_Comm comm)
     static const struct option opts[] = {
         {"dataset", required_argument, 0, 'd'}, {"json", required_argument, 0, 'j'},
         {"mem", required_argument, 0, 'm'}, {"panel-rows", required_argument, 0, 'k'},
-        {"timeout", required_argument, 0, 'W'},
+        {"timeout", required_argument, 0, 'W'}, {"device", required_argument, 0, 'D'},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     MPI_Comm_rank(comm, &g_rank);
     gp_stats_opts o;
     memset(&o, 0, sizeof o);
+    o.device = "auto";
     int ch;
     size_t mem = 0, panel_rows = 0;
     optind = 1;
@@ -233,6 +237,11 @@ int gp_cli_stats(int argc, char **argv, MPI_Comm comm)
         case 'd': o.dataset = optarg; break;
         case 'j': o.json = optarg; break;
         case 'q': o.quiet = 1; break;
+        case 'D':
+            if (strcmp(optarg, "auto") && strcmp(optarg, "cpu") && strcmp(optarg, "cuda"))
+                return err_line("--device %s: expected auto, cpu or cuda%s", optarg, "");
+            o.device = optarg;
+            break;
         case 'h': if (g_rank == 0) fputs(usage_stats, stdout); return 0;
         COMMON_CASES("stats")
         }

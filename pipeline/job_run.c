@@ -303,6 +303,7 @@ static gp_status run_reduction(MPI_Comm comm, const gp_job *j, const gp_jstage *
         so.mem = mem;
         so.panel_rows = j->panel_rows;
         so.quiet = 1;
+        so.device = device;
         if (!o->json) {
             int rank;
             MPI_Comm_rank(comm, &rank);

@@ -393,6 +393,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     gp_cuda_reduce *cu = NULL;
     int use_cuda = 0, have_out = 0;
     void *buf[2] = {0, 0};
+    int pinned[2] = {0, 0};   /* page-locked for the GPU's uploads */
     int64_t *acc = NULL, *nan = NULL;
     double *rowval = NULL;
     uint64_t *key = NULL, *idx = NULL, *res = NULL, *all = NULL;
@@ -475,6 +476,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
         gp__fail(err, GP_ENOMEM, "%s: cannot allocate the panel buffers (%zu rows per panel); lower --mem or --panel-rows",
                  o->input, k);
     if ((st = gp__agree(comm, err))) goto done;
+    for (int i = 0; i < 2 && use_cuda; i++) pinned[i] = gp_cuda_reduce_pin(cu, buf[i], k * C * es);
     if (key)
         for (size_t i = 0; i < nacc; i++) key[i] = gp_rext_identity(x.k);
     if (idx)
@@ -677,15 +679,18 @@ done:;
             char hb[32], rate[32];
             gp__human_rate(bytes / elapsed, rate, sizeof rate);
             fprintf(stderr, "gpipe: %s over %s of %s:%s (%zux%zu %s, %s) on %d rank%s (%s), %zu panel%s of %zu rows, "
-                    "%.3f s, %s (read %.3f s, kernel %.3f s)\n", gp_rop_name(x.op), axis_name(x.axis), o->input,
+                    "%.3f s, %s (read %.3f s, %s %.3f s)\n", gp_rop_name(x.op), axis_name(x.axis), o->input,
                     in.h.dset_path, in.h.rows, in.h.cols, in.tdesc, gp__human_bytes(bytes, hb, sizeof hb), nranks,
                     nranks > 1 ? "s" : "", be, npanels, npanels == 1 ? "" : "s", k, elapsed, rate,
-                    tread, tkern);
+                    tread, !use_cuda ? "kernel" : pinned[0] ? "upload from pinned panels + kernel" :
+                    "upload from pageable panels + kernel", tkern);
         }
     }
     (void)twait;
-    free(buf[0]);
-    free(buf[1]);
+    for (int i = 0; i < 2; i++) {
+        if (pinned[i]) gp_cuda_reduce_unpin(cu, buf[i]);
+        free(buf[i]);
+    }
     free(acc);
     free(key);
     free(nan);

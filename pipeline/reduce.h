@@ -111,8 +111,37 @@ void gp_cuda_reduce_spin(gp_cuda_reduce *c, long long cycles);
  * (2, 4, 8). Results never depend on it. */
 int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen);
 const char *gp_cuda_reduce_tuning(gp_cuda_reduce *c);
+/* Page-locks (cudaHostRegister) a host panel buffer the calls above will upload from; 1 when
+ * done, 0 when refused (the buffer stays usable, uploads run at the pageable rate). Unpin it before
+ * it is freed. */
+int gp_cuda_reduce_pin(gp_cuda_reduce *c, void *buf, size_t bytes);
+void gp_cuda_reduce_unpin(gp_cuda_reduce *c, void *buf);
 /* Targets of the last _fetch that the fast kernels handed to the exact fallback. */
 size_t gp_cuda_reduce_fallbacks(gp_cuda_reduce *c);
+
+/* ---- stats (one pass) ---------------------------------------------------------------------- */
+typedef struct gp_rstats {
+    gp_xfmt fs, fq;                 /* formats of s and q */
+    int64_t s[GP_XNL_MAX];          /* exact sum of the finite values */
+    int64_t q[GP_XNL_MAX];          /* exact sum of their squares (f64: with the FMA error term) */
+    uint64_t kmin, kmax;            /* keys of min and max over non-NaN values */
+    int64_t count, finite, nan, pinf, ninf;
+    int64_t qover;                  /* finite values whose square overflows f64 (std = Inf) */
+    uint64_t checksum;              /* sum mod 2^64 of XXH3(value bytes, seed = row*cols + col) */
+} gp_rstats;
+void gp_rstats_init(gp_rstats *s, gp_rtype t);
+/* Adds a panel whose first row is global row row0 of a matrix with `cols` columns. */
+void gp_cpu_rstats(const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rstats *s);
+/* stats of a panel on the GPU (gpipe stats --device cuda): adds it into s like gp_cpu_rstats, the
+ * same bits (exact sums by the sum kernels, the rest by one fingerprint-and-extrema kernel).
+ * _dev: the panel is already in device memory (16-byte aligned); both wait for the results. */
+int gp_cuda_rstats(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t,
+                   gp_rstats *s, char *err, size_t errlen);
+int gp_cuda_rstats_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, size_t row0, gp_rtype t,
+                       gp_rstats *s, char *err, size_t errlen);
+/* its last step alone (for the benchmark): fingerprint, extrema and NaN/Inf counts into s */
+int gp_cuda_rstats_aux_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, size_t row0, gp_rtype t,
+                           gp_rstats *s, char *err, size_t errlen);
 
 /* The rest is host-side only (MPI, HDF5). */
 #ifndef __CUDACC__
@@ -127,19 +156,6 @@ size_t gp_cuda_reduce_fallbacks(gp_cuda_reduce *c);
 extern "C" {
 #endif
 
-/* ---- stats (CPU, one pass) ---------------------------------------------------------------- */
-typedef struct gp_rstats {
-    gp_xfmt fs, fq;                 /* formats of s and q */
-    int64_t s[GP_XNL_MAX];          /* exact sum of the finite values */
-    int64_t q[GP_XNL_MAX];          /* exact sum of their squares (f64: with the FMA error term) */
-    uint64_t kmin, kmax;            /* keys of min and max over non-NaN values */
-    int64_t count, finite, nan, pinf, ninf;
-    int64_t qover;                  /* finite values whose square overflows f64 (std = Inf) */
-    uint64_t checksum;              /* sum mod 2^64 of XXH3(value bytes, seed = row*cols + col) */
-} gp_rstats;
-void gp_rstats_init(gp_rstats *s, gp_rtype t);
-/* Adds a panel whose first row is global row row0 of a matrix with `cols` columns. */
-void gp_cpu_rstats(const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rstats *s);
 /* Merges over comm (exact: integer sums of normalised limbs). Collective. */
 void gp_rstats_allreduce(MPI_Comm comm, gp_rstats *s);
 /* mean and population std (ddof 0) of the finite values, from the exact s and q:
@@ -172,6 +188,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err);
 
 typedef struct gp_stats_opts {
     const char *input, *dataset, *json;
+    const char *device;             /* auto (NULL), cpu or cuda */
     size_t mem, panel_rows;
     int quiet;
 } gp_stats_opts;

@@ -98,7 +98,7 @@ void gp_rstats_moments(const gp_rstats *s, double *mean, double *std)
     int nd = na > nb ? na : nb;
     int neg = big_cmp(A, B, nd) < 0;
     if (neg) big_sub(B, A, nd, D); else big_sub(A, B, nd, D);
-    int64_t Di[BIG];
+    int64_t Di[BIG] = {0};
     for (int i = 0; i < nd; i++) Di[i] = (int64_t)D[i];
     double d = gp_xround_digits(Di, nd, L, 0);
     if (neg) d = 0;   /* only possible through underflowed square error terms: clamp */
@@ -114,6 +114,25 @@ static json_t *jnum(double d)
     return json_real(d);
 }
 
+typedef struct {
+    gp_cuda_reduce *cu;   /* NULL: the CPU */
+    const void *buf;
+    size_t rows, cols, row0;
+    gp_rtype t;
+    gp_rstats *s;
+    int rc;
+    char msg[512];
+} sjob;
+
+static void stats_job(void *p)
+{
+    sjob *j = p;
+    j->rc = 0;
+    if (!j->rows || !j->cols) return;
+    if (j->cu) j->rc = gp_cuda_rstats(j->cu, j->buf, j->rows, j->cols, j->row0, j->t, j->s, j->msg, sizeof j->msg);
+    else gp_cpu_rstats(j->buf, j->rows, j->cols, j->row0, j->t, j->s);
+}
+
 gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
 {
     int rank, nranks;
@@ -123,27 +142,50 @@ gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
     gp_rin in;
     memset(&in, 0, sizeof in);
     in.mtype = in.h.file = in.h.dset = in.h.type = H5I_INVALID_HID;
-    void *buf = NULL;
+    void *buf[2] = {0, 0};
+    int pinned[2] = {0, 0};   /* page-locked for the GPU's uploads */
+    gp_worker *worker = NULL;
+    gp_cuda_reduce *cu = NULL;
+    int use_cuda = 0;
     gp_rstats s;
     gp_status st = gp__rin_open(comm, o->input, o->dataset, 1, &in, err);
     if (st) goto done;
     gp_rstats_init(&s, in.t);
     size_t R = in.h.rows, C = in.h.cols, es = in.esize;
     size_t mem = gp__rmem(comm, o->mem);
+    gp__rdevice(comm, o->device ? o->device : "auto", &use_cuda, &cu, err);
+    if ((st = gp__agree(comm, err))) goto done;
     gp_range rb = gp__split(R, nranks, rank);
     size_t maxrows = gp__split(R, nranks, 0).count;
-    size_t k = gp__rpanel_rows(C, es, 0, 1, mem, 0, o->panel_rows, maxrows);
-    if (!k) gp__fail(err, GP_ENOMEM, "%s: --mem is too small for one row", o->input);
+    size_t k = gp__rpanel_rows(C, es, 0, 2, mem, 0, o->panel_rows, maxrows);
+    if (!k) gp__fail(err, GP_ENOMEM, "%s: --mem is too small for two panels of one row", o->input);
     if ((st = gp__agree(comm, err))) goto done;
     size_t npanels = maxrows ? (maxrows + k - 1) / k : 0;
-    buf = malloc((k * C * es) != 0 ? k * C * es : 64);
-    if (!buf) gp__fail(err, GP_ENOMEM, "%s: cannot allocate a panel of %zu rows; lower --mem", o->input, k);
+    for (int i = 0; i < 2; i++) buf[i] = malloc((k * C * es) != 0 ? k * C * es : 64);
+    worker = gp__worker_create();
+    if (!buf[0] || !buf[1] || !worker)
+        gp__fail(err, GP_ENOMEM, "%s: cannot allocate two panels of %zu rows; lower --mem", o->input, k);
     if ((st = gp__agree(comm, err))) goto done;
+    for (int i = 0; i < 2 && use_cuda; i++) pinned[i] = gp_cuda_reduce_pin(cu, buf[i], k * C * es);
+    /* panels in lockstep: read p+1 while the worker takes the stats of p */
+    if (npanels) {
+        gp__rin_read(&in, rb.start, rb.count < k ? rb.count : k, 0, (size_t)-1, buf[0], err);
+        if ((st = gp__agree(comm, err))) goto done;
+    }
     for (size_t p = 0; p < npanels; p++) {
         size_t off = p * k, cnt = off < rb.count ? (rb.count - off < k ? rb.count - off : k) : 0;
-        gp__rin_read(&in, rb.start + (cnt ? off : 0), cnt, 0, (size_t)-1, buf, err);
+        sjob job = {cu, buf[p % 2], cnt, C, rb.start + off, in.t, &s, 0, ""};
+        gp__worker_start(worker, stats_job, &job);
+        if (p + 1 < npanels) {
+            size_t o2 = (p + 1) * k, c2 = o2 < rb.count ? (rb.count - o2 < k ? rb.count - o2 : k) : 0;
+            gp__rin_read(&in, rb.start + (c2 ? o2 : 0), c2, 0, (size_t)-1, buf[(p + 1) % 2], err);
+        }
+        gp__worker_wait(worker);
+        if (job.rc)
+            gp__fail(err, job.rc, "%s: stats of panel %zu on %s failed: %s", o->input, p, gp_cuda_reduce_desc(cu),
+                     job.msg);
         if ((st = gp__agree(comm, err))) goto done;
-        if (cnt) gp_cpu_rstats(buf, cnt, C, rb.start + off, in.t, &s);
+        gp__watchdog_beat();
     }
     gp_rstats_allreduce(comm, &s);
     double elapsed = gp__now() - t0;
@@ -209,12 +251,18 @@ gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
             double bytes = (double)R * (double)C * (double)es;
             char rate[32];
             gp__human_rate(bytes / elapsed, rate, sizeof rate);
-            fprintf(stderr, "gpipe: stats of %s:%s on %d rank%s, %zu panel%s of %zu rows, %.3f s, %s\n", o->input,
-                    in.h.dset_path, nranks, nranks > 1 ? "s" : "", npanels, npanels == 1 ? "" : "s", k, elapsed, rate);
+            fprintf(stderr, "gpipe: stats of %s:%s on %d rank%s (%s), %zu panel%s of %zu rows, %.3f s, %s\n", o->input,
+                    in.h.dset_path, nranks, nranks > 1 ? "s" : "", use_cuda ? gp_cuda_reduce_desc(cu) : "cpu", npanels,
+                    npanels == 1 ? "" : "s", k, elapsed, rate);
         }
     }
 done:
-    free(buf);
+    if (worker) gp__worker_destroy(worker);
+    for (int i = 0; i < 2; i++) {
+        if (pinned[i]) gp_cuda_reduce_unpin(cu, buf[i]);
+        free(buf[i]);
+    }
+    if (cu) gp_cuda_reduce_destroy(cu);
     gp__rin_close(&in);
     gp__watchdog_stop();
     return st;

@@ -6,12 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#define XXH_INLINE_ALL   /* XXH3's secret and helpers for gp_rhash_run (same bits as libxxhash) */
+#define XXH_INLINE_ALL   /* gp_rhash (element sizes other than 1, 2, 4, 8) without a library call */
 #include <xxhash.h>
 #if defined(__SSE2__) && !defined(GP_NO_SSE2)   /* GP_NO_SSE2: the portable path, for its test */
 #include <emmintrin.h>
 #endif
 #include "pipeline/reduce.h"
+#include "pipeline/rhash.h"
 #include "pipeline/status.h"
 
 /* ---- names and formats -------------------------------------------------------------------- */
@@ -977,9 +978,8 @@ uint64_t gp_rhash(const void *val, size_t esize, uint64_t index)
 }
 
 /* gp_rhash_run: the fingerprints of n consecutive elements of 1, 2, 4 or 8 bytes in one loop that
- * the compiler vectorises. XXH3_64bits_withSeed of so few bytes is XXH3_len_1to3_64b or
- * XXH3_len_4to8_64b of xxhash.h 0.8 (the secret is the default one), written out here without
- * the length branches: the same bits (unit test test_rhash_run against libxxhash). With
+ * the compiler vectorises, through pipeline/rhash.h (XXH3 of so few bytes written out, shared with
+ * the CUDA kernels; the same bits as libxxhash: unit test test_rhash_run). With
  * AVX-512's 64-bit multiplies and rotates one core hashes f64 elements ~4x faster than a call
  * per element (bench/NOTES.md, 2026-12-05); AVX2 has neither and gains little. */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(GP_NO_SSE2)
@@ -987,51 +987,21 @@ uint64_t gp_rhash(const void *val, size_t esize, uint64_t index)
 #else
 #define GP_HASH
 #endif
-static inline uint64_t hx_rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-static inline uint64_t hx_4to8(uint64_t in64, uint64_t seed, uint64_t len, uint64_t bitflip)
-{
-    seed ^= __builtin_bswap64(seed) & 0xffffffff00000000ull;   /* (u64)swap32((u32)seed) << 32 */
-    uint64_t h = in64 ^ (bitflip - seed);
-    h ^= hx_rotl(h, 49) ^ hx_rotl(h, 24);                        /* XXH3_rrmxmx */
-    h *= 0x9FB21C651E98DF25ull;
-    h ^= (h >> 35) + len;
-    h *= 0x9FB21C651E98DF25ull;
-    return h ^ (h >> 28);
-}
-static inline uint64_t hx_1to3(uint64_t combined, uint64_t seed, uint64_t bitflip)
-{
-    uint64_t h = combined ^ (bitflip + seed);
-    h ^= h >> 33;                                                /* XXH64_avalanche */
-    h *= XXH_PRIME64_2;
-    h ^= h >> 29;
-    h *= XXH_PRIME64_3;
-    return h ^ (h >> 32);
-}
-/* element i: the value's bytes as XXH3 combines them (c1 = first byte, c2 = middle, c3 = last;
- * input1 = first 4 bytes, input2 = last 4) */
-#define HX_IN1(v) ((uint64_t)(v) << 16 | (uint64_t)(v) << 24 | (uint64_t)(v) | 1u << 8)
-#define HX_IN2(v) ((uint64_t)((v) & 0xff) << 16 | (uint64_t)((v) >> 8) << 24 | (uint64_t)((v) >> 8) | 2u << 8)
-#define HX_IN4(v) ((uint64_t)(v) | (uint64_t)(v) << 32)
-#define HX_IN8(v) hx_rotl(v, 32)
-#define HX_RUN(ES, T, IN, MIX, BF)                                                             \
+#define HX_RUN(ES, T, MIX)                                                                      \
     GP_HASH static uint64_t hx_run##ES(const unsigned char *restrict p, size_t n, uint64_t seed, uint64_t step) \
     {                                                                                           \
-        const uint64_t bf = BF;                                                                 \
         uint64_t h = 0;                                                                         \
         for (size_t i = 0; i < n; i++, seed += step) {                                          \
             T v;                                                                                \
             memcpy(&v, p + ES * i, ES);                                                         \
-            h += MIX(IN(v), seed, ES, bf);                                                      \
+            h += MIX((uint64_t)v, seed);                                                        \
         }                                                                                       \
         return h;                                                                               \
     }
-#define HX_BF13 ((uint64_t)(XXH_readLE32(XXH3_kSecret) ^ XXH_readLE32(XXH3_kSecret + 4)))
-#define HX_BF48 (XXH_readLE64(XXH3_kSecret + 8) ^ XXH_readLE64(XXH3_kSecret + 16))
-#define HX_MIX13(in, seed, len, bf) hx_1to3(in, seed, bf)
-HX_RUN(1, uint8_t, HX_IN1, HX_MIX13, HX_BF13)
-HX_RUN(2, uint16_t, HX_IN2, HX_MIX13, HX_BF13)
-HX_RUN(4, uint32_t, HX_IN4, hx_4to8, HX_BF48)
-HX_RUN(8, uint64_t, HX_IN8, hx_4to8, HX_BF48)
+HX_RUN(1, uint8_t, gp_hx1)
+HX_RUN(2, uint16_t, gp_hx2)
+HX_RUN(4, uint32_t, gp_hx4)
+HX_RUN(8, uint64_t, gp_hx8)
 uint64_t gp_rhash_run(const void *p, size_t n, size_t esize, uint64_t seed, uint64_t step)
 {
     const unsigned char *b = p;
@@ -1228,6 +1198,18 @@ int gp_cuda_rarg(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, s
     (void)c; (void)buf; (void)rows; (void)cols; (void)row0; (void)t; (void)k; (void)axis; (void)key; (void)idx;
     return no_cuda(err, errlen);
 }
+int gp_cuda_rstats(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t,
+                   gp_rstats *s, char *err, size_t errlen)
+{
+    (void)c; (void)buf; (void)rows; (void)cols; (void)row0; (void)t; (void)s;
+    return no_cuda(err, errlen);
+}
+int gp_cuda_reduce_pin(gp_cuda_reduce *c, void *buf, size_t bytes)
+{
+    (void)c; (void)buf; (void)bytes;
+    return 0;
+}
+void gp_cuda_reduce_unpin(gp_cuda_reduce *c, void *buf) { (void)c; (void)buf; }
 int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
 {
     (void)c; (void)spec;

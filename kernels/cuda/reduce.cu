@@ -26,6 +26,7 @@
 #define GP_SHARED_ARRAY(T, name, n) __shared__ T name[n]
 #endif
 #include "pipeline/reduce.h"
+#include "pipeline/rhash.h"
 #include "pipeline/status.h"
 
 typedef unsigned long long ull;
@@ -123,7 +124,9 @@ template <> struct Elem<uint16_t> { static constexpr int F = 0, U = 1, W = 0; };
 template <> struct Elem<uint32_t> { static constexpr int F = 0, U = 1, W = 0; };
 template <> struct Elem<uint64_t> { static constexpr int F = 0, U = 1, W = 1; };
 
-/* One element into the thread state; spills into limb (shared or global). */
+/* One element into the thread state; spills into limb (shared or global). sq: 0 the value, 1 its
+ * square rounded to f64, 2 (floats) that square's rounding error; NaN into sp[0], +Inf (and any
+ * infinite or overflowing square) into sp[1], -Inf into sp[2]. */
 template <typename T>
 __device__ __forceinline__ void ts_add(TState &s, T v, int sq, ull *limb, int lo)
 {
@@ -137,8 +140,14 @@ __device__ __forceinline__ void ts_add(TState &s, T v, int sq, ull *limb, int lo
             return;
         }
         if (sq) {
-            d = __dmul_rn(d, d);
-            if (isinf(d)) { s.sp[1]++; return; }
+            const double p = __dmul_rn(d, d);
+            if (isinf(p)) { s.sp[1]++; return; }
+            /* sq == 2 (stats of f64): the square's rounding error fma(d, d, -p), exact */
+#ifdef __CUDA_ARCH__
+            d = sq == 2 ? __fma_rn(d, d, -p) : p;
+#else
+            d = sq == 2 ? fma(d, d, -p) : p;
+#endif
         }
         exp_add(s.a, d, limb, lo);
     } else {
@@ -1233,6 +1242,83 @@ __global__ void __launch_bounds__(512) k_ext_all(const T *__restrict__ x, size_t
     }
 }
 
+/* ---- stats: the figures that are not sums ----
+ * One pass over n elements: the fingerprint (sum mod 2^64 of XXH3 of each element's value bytes,
+ * seeded by seed0 + its index: pipeline/rhash.h, the CPU's bits), min and max keys over the
+ * non-NaN values and the NaN / +Inf / -Inf counts, into out[0..5] (preset to 0, ~0, 0, 0, 0, 0).
+ * Grid-stride with U 16-byte loads in flight; per warp by shuffles, then one atomic per figure. */
+template <typename T> __device__ __forceinline__ ull vbits(T v)
+{
+    if constexpr (std::is_same<T, float>::value) return (ull)__float_as_uint(v);
+    else if constexpr (std::is_same<T, double>::value) return (ull)__double_as_longlong(v);
+    else return (ull)(typename std::make_unsigned<T>::type)v;
+}
+struct StatAcc {
+    ull h, kmin, kmax, nan, pinf, ninf;
+};
+template <typename T> __device__ __forceinline__ void stat1(StatAcc &a, T v, ull seed)
+{
+    const ull b = vbits<T>(v);
+    if constexpr (sizeof(T) == 1) a.h += gp_hx1(b, seed);
+    else if constexpr (sizeof(T) == 2) a.h += gp_hx2(b, seed);
+    else if constexpr (sizeof(T) == 4) a.h += gp_hx4(b, seed);
+    else a.h += gp_hx8(b, seed);
+    ull k;
+    if constexpr (Elem<T>::F) {
+        const double d = (double)v;
+        if (d != d) { a.nan++; return; }
+        if (isinf(d)) { if (d > 0) a.pinf++; else a.ninf++; }
+        k = gp_key_d(d);
+    } else {
+        k = Elem<T>::U ? b : gp_key_i((long long)v);
+    }
+    a.kmin = k < a.kmin ? k : a.kmin;
+    a.kmax = k > a.kmax ? k : a.kmax;
+}
+template <typename T, int U>
+__global__ void __launch_bounds__(512) k_stats(const T *__restrict__ x, size_t n, ull seed0, ull *out)
+{
+    constexpr int VEC = 16 / sizeof(T);
+    StatAcc a = {0, ~0ull, 0, 0, 0, 0};
+    const size_t nv = n / VEC, tile = (size_t)blockDim.x * U;
+    const A16<T> *xv = reinterpret_cast<const A16<T> *>(x);
+    for (size_t b = blockIdx.x * tile; b < nv; b += (size_t)gridDim.x * tile) {
+        A16<T> v[U];
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const size_t i = b + (size_t)u * blockDim.x + threadIdx.x;
+            v[u] = i < nv ? ld16(xv + i) : zero16<T>();
+        }
+#pragma unroll
+        for (int u = 0; u < U; u++) {
+            const size_t i = b + (size_t)u * blockDim.x + threadIdx.x;
+            if (i < nv) {
+#pragma unroll
+                for (int j = 0; j < VEC; j++) stat1<T>(a, v[u].v[j], seed0 + i * VEC + j);
+            }
+        }
+    }
+    for (size_t i = nv * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        stat1<T>(a, x[i], seed0 + i);
+    for (int off = 16; off > 0; off >>= 1) {
+        a.h += __shfl_down_sync(FULL, a.h, off);
+        const ull lo = __shfl_down_sync(FULL, a.kmin, off), hi = __shfl_down_sync(FULL, a.kmax, off);
+        a.kmin = lo < a.kmin ? lo : a.kmin;
+        a.kmax = hi > a.kmax ? hi : a.kmax;
+        a.nan += __shfl_down_sync(FULL, a.nan, off);
+        a.pinf += __shfl_down_sync(FULL, a.pinf, off);
+        a.ninf += __shfl_down_sync(FULL, a.ninf, off);
+    }
+    if ((threadIdx.x & 31) == 0) {
+        atomicAdd(out, a.h);
+        if (a.kmin != ~0ull) atomicMin(out + 1, a.kmin);
+        if (a.kmax != 0) atomicMax(out + 2, a.kmax);
+        if (a.nan) atomicAdd(out + 3, a.nan);
+        if (a.pinf) atomicAdd(out + 4, a.pinf);
+        if (a.ninf) atomicAdd(out + 5, a.ninf);
+    }
+}
+
 /* axis all, argmin/argmax: per thread the first best (indices only grow along a thread), then
  * warps and the block by the (key, index) order; one pair per block into pk/pi. */
 template <typename T, int U>
@@ -1631,6 +1717,8 @@ struct gp_cuda_reduce {
     size_t xacc_cap;
     ull *d_cnt;           /* number of listed targets */
     ull *d_zacc;          /* axis-all limbs of one chunk + a block counter: zero between calls */
+    ull *d_stats;         /* k_stats' six figures */
+    size_t stats_cap;
     long long *h_acc;     /* pinned staging for results */
     size_t h_cap;
     Tune tune;
@@ -1748,7 +1836,7 @@ extern "C" void gp_cuda_reduce_destroy(gp_cuda_reduce *c)
 {
     if (!c) return;
     cudaSetDevice(c->dev);
-    void *dev[] = {c->d_in, c->d_acc, c->d_out, c->d_part, c->d_exc, c->d_xacc, c->d_cnt, c->d_zacc};
+    void *dev[] = {c->d_in, c->d_acc, c->d_out, c->d_part, c->d_exc, c->d_xacc, c->d_cnt, c->d_zacc, c->d_stats};
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
         if (dev[i]) cudaFree(dev[i]);
     if (c->h_acc) cudaFreeHost(c->h_acc);
@@ -2238,11 +2326,12 @@ static int legacy_sum(gp_cuda_reduce *c, const void *dx, size_t rows, size_t col
     return 0;
 }
 
+/* sqerr (axis all, floats): the squares' rounding errors instead of the squares (ts_add's sq == 2) */
 static int rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
-                    gp_raxis axis, gp_xfmt f, int force_legacy, char *err, size_t errlen)
+                    gp_raxis axis, gp_xfmt f, int force_legacy, int sqerr, char *err, size_t errlen)
 {
     CK(cudaSetDevice(c->dev), "cudaSetDevice");
-    const int sq = k == GP_RK_SQ, isf = gp_rtype_is_float(t);
+    const int sq = k == GP_RK_SQ ? (sqerr ? 2 : 1) : 0, isf = gp_rtype_is_float(t);
     const size_t w = (size_t)f.nl + GP_XSPECIAL, n = ntargets(rows, cols, axis);
     Plan p = {1, !c->tune.fast || force_legacy || (!isf && axis != GP_AXIS_ALL), rows, cols, 0, t, k, axis, f};
     c->plan.what = 0;
@@ -2280,7 +2369,7 @@ static int rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols,
 extern "C" int gp_cuda_rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
                                 gp_raxis axis, gp_xfmt f, char *err, size_t errlen)
 {
-    return rsum_dev(c, dx, rows, cols, t, k, axis, f, 0, err, errlen);
+    return rsum_dev(c, dx, rows, cols, t, k, axis, f, 0, 0, err, errlen);
 }
 
 /* pinned staging of at least `bytes` */
@@ -2384,7 +2473,7 @@ extern "C" int gp_cuda_rsum(gp_cuda_reduce *c, const void *buf, size_t rows, siz
     int rc = upload(c, buf, rows * cols * gp_rtype_size(t), err, errlen);
     /* rows of a float type without rowval: the caller wants limbs, which only the first version keeps */
     int force_legacy = axis == GP_AXIS_ROWS && !rowval;
-    if (!rc) rc = rsum_dev(c, c->d_in, rows, cols, t, k, axis, f, force_legacy, err, errlen);
+    if (!rc) rc = rsum_dev(c, c->d_in, rows, cols, t, k, axis, f, force_legacy, 0, err, errlen);
     if (!rc) rc = gp_cuda_rsum_fetch(c, c->d_in, rows, cols, t, k, axis, f, acc,
                                      axis == GP_AXIS_ROWS && gp_rtype_is_float(t) ? rowval : NULL, err, errlen);
     return rc;
@@ -2528,4 +2617,109 @@ extern "C" int gp_cuda_rarg(gp_cuda_reduce *c, const void *buf, size_t rows, siz
 extern "C" void gp_cuda_reduce_spin(gp_cuda_reduce *c, long long cycles)
 {
     GP_LAUNCH(1, 1, 0, c->stream, fast::k_spin)(cycles);
+}
+
+/* ---- stats ---- */
+/* The exact sum (kind k, sqerr) of a device panel into the normalised limbs of format f; its
+ * special counts (NaN, +Inf and infinite squares, -Inf) into special when not NULL. */
+static int stats_sum(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, gp_rtype t, gp_rkind k, int sqerr,
+                     gp_xfmt f, int64_t *limbs, int64_t *special, char *err, size_t errlen)
+{
+    int64_t a[GP_XNL_MAX + GP_XSPECIAL];
+    memset(a, 0, sizeof a);
+    int rc = rsum_dev(c, dx, rows, cols, t, k, GP_AXIS_ALL, f, 0, sqerr, err, errlen);
+    if (!rc) rc = gp_cuda_rsum_fetch(c, dx, rows, cols, t, k, GP_AXIS_ALL, f, a, NULL, err, errlen);
+    if (rc) return rc;
+    for (int i = 0; i < f.nl; i++) limbs[i] += a[i];
+    gp_xnorm(limbs, f.nl);
+    if (special) memcpy(special, a + f.nl, GP_XSPECIAL * sizeof *special);
+    return 0;
+}
+
+template <typename T>
+static void launch_stats(gp_cuda_reduce *c, const T *x, size_t n, ull seed0)
+{
+    constexpr int VEC = 16 / sizeof(T), U = 4;
+    const int bs = c->tune.bs;
+    const size_t work = (n / VEC + (size_t)bs * U - 1) / ((size_t)bs * U);
+    const unsigned g = grid_for(c, fast::k_stats<T, U>, bs, 0, work ? work : 1);
+    GP_LAUNCH(g, bs, 0, c->stream, fast::k_stats<T, U>)(x, n, seed0, c->d_stats);
+}
+
+extern "C" int gp_cuda_rstats_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, size_t row0, gp_rtype t,
+                                  gp_rstats *s, char *err, size_t errlen)
+{
+    const size_t n = rows * cols;
+    if (!n) return 0;
+    CK(cudaSetDevice(c->dev), "cudaSetDevice");
+    /* the sums of the CPU's stats: values and squares (f64: and the squares' errors) of the finite
+     * values, exact; infinite squares of finite values are qover */
+    int64_t sq[GP_XSPECIAL];
+    const int64_t pinf0 = s->pinf + s->ninf;
+    int rc = stats_sum(c, dx, rows, cols, t, GP_RK_SUM, 0, s->fs, s->s, NULL, err, errlen);
+    if (!rc) rc = stats_sum(c, dx, rows, cols, t, GP_RK_SQ, 0, s->fq, s->q, sq, err, errlen);
+    if (!rc && t == GP_RT_F64) rc = stats_sum(c, dx, rows, cols, t, GP_RK_SQ, 1, s->fq, s->q, NULL, err, errlen);
+    if (rc) return rc;
+    rc = gp_cuda_rstats_aux_dev(c, dx, rows, cols, row0, t, s, err, errlen);
+    if (rc) return rc;
+    if (gp_rtype_is_float(t)) s->qover += sq[1] - (int64_t)(s->pinf + s->ninf - pinf0);
+    return 0;
+}
+
+extern "C" int gp_cuda_rstats_aux_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, size_t row0,
+                                      gp_rtype t, gp_rstats *s, char *err, size_t errlen)
+{
+    const size_t n = rows * cols;
+    if (!n) return 0;
+    CK(cudaSetDevice(c->dev), "cudaSetDevice");
+    GROW(c->d_stats, c->stats_cap, 6 * sizeof(ull), 0);
+    CK(cudaMemsetAsync(c->d_stats, 0, 6 * sizeof(ull), c->stream), "cudaMemsetAsync");
+    CK(cudaMemsetAsync(c->d_stats + 1, 0xff, sizeof(ull), c->stream), "cudaMemsetAsync");
+    TYPE_SWITCH(t, launch_stats<T>(c, (const T *)dx, n, (ull)row0 * cols));
+    CK(cudaGetLastError(), "stats kernel launch");
+    int rc = stage(c, 6 * sizeof(ull), err, errlen);
+    if (rc) return rc;
+    ull *h = (ull *)c->h_acc;
+    CK(cudaMemcpyAsync(h, c->d_stats, 6 * sizeof(ull), cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+    CK(cudaStreamSynchronize(c->stream), "stats kernel");
+    s->checksum += h[0];
+    if (h[1] < s->kmin) s->kmin = h[1];
+    if (h[2] > s->kmax) s->kmax = h[2];
+    s->nan += (int64_t)h[3];
+    s->pinf += (int64_t)h[4];
+    s->ninf += (int64_t)h[5];
+    s->count += (int64_t)n;
+    s->finite += (int64_t)(n - h[3] - h[4] - h[5]);
+    return 0;
+}
+
+extern "C" int gp_cuda_rstats(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t,
+                              gp_rstats *s, char *err, size_t errlen)
+{
+    if (!rows || !cols) return 0;
+    int rc = upload(c, buf, rows * cols * gp_rtype_size(t), err, errlen);
+    if (!rc) rc = gp_cuda_rstats_dev(c, c->d_in, rows, cols, row0, t, s, err, errlen);
+    return rc;
+}
+
+/* ---- host panels ---- */
+/* Page-locks a driver's panel buffer so that its uploads run at the pinned rate (H200 machine:
+ * ~55 GB/s against ~8.6 GB/s pageable, docs of ../shared/device). Best effort: when the driver or
+ * the limits refuse, the buffer stays pageable and 0 is returned (uploads are slower only).
+ * GP_CUDA_PIN=0 in the environment turns it off (for measuring what it gives). */
+extern "C" int gp_cuda_reduce_pin(gp_cuda_reduce *c, void *buf, size_t bytes)
+{
+    const char *env = getenv("GP_CUDA_PIN");
+    if (env && !strcmp(env, "0")) return 0;
+    if (!c || !buf || !bytes || cudaSetDevice(c->dev) != cudaSuccess) return 0;
+    if (cudaHostRegister(buf, bytes, cudaHostRegisterDefault) != cudaSuccess) {
+        cudaGetLastError();
+        return 0;
+    }
+    return 1;
+}
+extern "C" void gp_cuda_reduce_unpin(gp_cuda_reduce *c, void *buf)
+{
+    if (!c || !buf || cudaSetDevice(c->dev) != cudaSuccess) return;
+    if (cudaHostUnregister(buf) != cudaSuccess) cudaGetLastError();
 }

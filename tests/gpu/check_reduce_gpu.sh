@@ -1,10 +1,12 @@
 #!/bin/sh
 # tests/gpu/check_reduce_gpu.sh — issue 5 on the GPU machine: every `gpipe reduce` case of
-# tests/mpi/check_reduce.py (argmin/argmax included) run with --device cuda at 1 and 2 ranks. The
+# tests/mpi/check_reduce.py (argmin/argmax included) and every `gpipe stats` case run with --device
+# cuda at 1 and 2 ranks. The
 # references are exact (math.fsum, Python integers, numpy on total-order keys), so passing proves
 # the CUDA results equal the CPU results bit for bit, for every op, axis, type and panel size.
 # Then larger random matrices are reduced with both backends and the JSON bits compared directly
-# (every op and axis as the stages of one `gpipe run` job, at the default and 97-row panels):
+# (every op and axis, and `stats`, as the stages of one `gpipe run` job, at the default and 97-row
+# panels):
 # plain data (the fast kernels' paths: 4-element exact adds, compact row/column results), wide
 # exponents (the exact fallbacks), NaN/Inf, 16-byte rows (2^k x 4), wide short matrices, and
 # GP_REDUCE_VARIANTS kernel configurations (GP_CUDA_REDUCE; "default" = none).
@@ -20,7 +22,7 @@ env -u LD_LIBRARY_PATH $pybin -c "import h5py" 2>/dev/null || pybin=python3
 py() { env -u LD_LIBRARY_PATH $pybin "$@"; }
 [ "${GP_REDUCE_EMU:-0}" = 1 ] || nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU visible: skipped"; exit 77; }
 for np in ${GP_REDUCE_NPS:-1 2}; do
-  py "$here/tests/mpi/check_reduce.py" --gpipe "$gp" --np $np --device cuda --only reduce_
+  py "$here/tests/mpi/check_reduce.py" --gpipe "$gp" --np $np --device cuda --only reduce_ --only stats_
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -50,6 +52,7 @@ ops=${GP_REDUCE_OPS:-sum mean sumsq norm2 min max absmax argmin argmax}
 files=${GP_REDUCE_FILES:-plain plaintall plainwide nan f32 f64 i32 tall wide}
 stages=
 for op in $ops; do for axis in all rows cols; do stages="$stages\n[reduce]\nop = $op\naxis = $axis\n"; done; done
+stages="$stages\n[stats]\n"
 printf "[read]\nfile = *.h5\ndataset = /data\n$stages" > "$tmp/default.ini"
 printf "[job]\npanel_rows = 97\n\n[read]\nfile = *.h5\ndataset = /data\n$stages" > "$tmp/p97.ini"
 keep=" $files "
@@ -73,7 +76,7 @@ done
 py - "$tmp" "$(ls "$tmp"/*.h5 | wc -l)" "$(echo $ops | wc -w)" cpu $names <<'PY' || fail=1
 import json, os, sys
 tmp, nfiles, nops, ref, others = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5:]
-want = nfiles * nops * 3   # one result per (input, op, axis) in every run
+want = nfiles * (nops * 3 + 1)   # one result per (input, op, axis) and one stats line in every run
 def load(name):
     out, panels = {}, set()
     for line in open(os.path.join(tmp, name + ".jsonl")):
@@ -81,6 +84,9 @@ def load(name):
         if "bits" in r:
             out[(os.path.basename(r["input"]), r["op"], r["axis"])] = r["bits"]
             panels.add(r["panels"])
+        elif r.get("op") == "stats":
+            out[(os.path.basename(r["input"]), "stats", "-")] = tuple(r[k] for k in (
+                "count", "finite", "nan", "posinf", "neginf", "min_str", "max_str", "mean_bits", "std_bits", "checksum"))
     return out, panels
 base, bp = load(ref)
 bad = 0

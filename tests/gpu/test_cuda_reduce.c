@@ -3,7 +3,8 @@
  * every axis, f32/f64/i16/i32/i64/u8/u64, odd and degenerate shapes (1x1, 1xN, Nx1, 16-byte rows,
  * 4 x 2^k wide, unaligned pitches), five kinds of data (plain: the fast paths; wide exponents:
  * the exact fallbacks; small values with NaN/Inf/-0 and ties; floats at the edge of the span
- * test; floats all -0), each matrix as two panels merged
+ * test; floats all -0) and gpipe stats (also on floats over their whole range), each matrix as two
+ * panels merged
  * the way the driver merges them, under several kernel configurations (GP_CUDA_REDUCE: the
  * first version's kernels, small and large blocks, 2/4/8 loads in flight, few and many blocks, the
  * three ways of adding f32: batch=0 four at a time, 1 a step of U loads, 2 steps in runs).
@@ -47,7 +48,8 @@ static void fail(const char *tag, const char *fmt, ...)
 /* data kinds: 0 plain, 1 wide exponents / full-range integers, 2 ties with NaN, +-Inf, -0,
  * 3 (floats) positive, full mantissas, exponents spread over 27: at the edge of the batched f32
  * sums' exactness test (spread <= 29 - log2 of the batch), where one more accepted step rounds;
- * 4 (floats) all -0: every path must give +0 sums (the row sums' plain-add merge sums a -0 run) */
+ * 4 (floats) all -0: every path must give +0 sums (the row sums' plain-add merge sums a -0 run);
+ * 5 (floats, stats only) the whole range of the type with NaN and +-Inf */
 static void fill(void *buf, size_t n, gp_rtype t, int kind)
 {
     for (size_t i = 0; i < n; i++) {
@@ -56,6 +58,13 @@ static void fill(void *buf, size_t n, gp_rtype t, int kind)
         else if (kind == 1) d = urand() * ldexp(1.0, (int)(rnd() % 81) - 40);
         else if (kind == 3) d = ldexp(1.0 + (double)(rnd() >> 40) * 0x1p-24, (int)(rnd() % 27) - 13);
         else if (kind == 4) d = -0.0;   /* sums of -0 only: +0 on every path */
+        else if (kind == 5) {   /* the whole range of the type: subnormals, squares that overflow, NaN, +-Inf */
+            d = t == GP_RT_F32 ? ldexp(urand(), (int)(rnd() % 300) - 150) : ldexp(urand(), (int)(rnd() % 2100) - 1074);
+            uint64_t r = rnd() % 200;
+            if (r == 0) d = NAN;
+            else if (r == 1) d = INFINITY;
+            else if (r == 2) d = -INFINITY;
+        }
         else {
             d = (double)((int)(rnd() % 5) - 2);
             uint64_t r = rnd() % 1000;
@@ -173,6 +182,39 @@ static void compare(const char *tag, const result *c, const result *g, size_t nt
     }
 }
 
+/* gpipe stats: the CPU over one panel against the GPU over two (rows [0, split) and [split, R),
+ * row0 as the driver passes it), every figure equal */
+static void stats_check(gp_cuda_reduce *cu, const void *buf, size_t R, size_t C, gp_rtype t, size_t split,
+                        const char *tag)
+{
+    char err[512] = "";
+    gp_rstats a, b;
+    gp_rstats_init(&a, t);
+    gp_rstats_init(&b, t);
+    gp_cpu_rstats(buf, R, C, 0, t, &a);
+    size_t es = gp_rtype_size(t);
+    for (int p = 0; p < 2; p++) {
+        size_t r0 = p ? split : 0, n = p ? R - split : split;
+        if (!n) continue;
+        int rc = gp_cuda_rstats(cu, (const char *)buf + r0 * C * es, n, C, r0, t, &b, err, sizeof err);
+        if (rc) { fail(tag, "stats rc %d: %s", rc, err); return; }
+    }
+    g_runs++;
+    if (memcmp(a.s, b.s, (size_t)a.fs.nl * 8)) fail(tag, "stats: sums differ (cpu %a, cuda %a)", gp_xvalue(a.s, a.fs), gp_xvalue(b.s, b.fs));
+    else if (memcmp(a.q, b.q, (size_t)a.fq.nl * 8)) fail(tag, "stats: sums of squares differ (cpu %a, cuda %a)", gp_xvalue(a.q, a.fq), gp_xvalue(b.q, b.fq));
+    else if (a.kmin != b.kmin || a.kmax != b.kmax)
+        fail(tag, "stats: keys cpu %016llx %016llx, cuda %016llx %016llx", (unsigned long long)a.kmin,
+             (unsigned long long)a.kmax, (unsigned long long)b.kmin, (unsigned long long)b.kmax);
+    else if (a.count != b.count || a.finite != b.finite || a.nan != b.nan || a.pinf != b.pinf || a.ninf != b.ninf ||
+             a.qover != b.qover)
+        fail(tag, "stats: counts cpu %lld %lld %lld %lld %lld %lld, cuda %lld %lld %lld %lld %lld %lld", (long long)a.count,
+             (long long)a.finite, (long long)a.nan, (long long)a.pinf, (long long)a.ninf, (long long)a.qover,
+             (long long)b.count, (long long)b.finite, (long long)b.nan, (long long)b.pinf, (long long)b.ninf,
+             (long long)b.qover);
+    else if (a.checksum != b.checksum)
+        fail(tag, "stats: checksum cpu %016llx cuda %016llx", (unsigned long long)a.checksum, (unsigned long long)b.checksum);
+}
+
 int main(int argc, char **argv)
 {
     int quick = 0;
@@ -191,10 +233,10 @@ int main(int argc, char **argv)
      * row at 4 or 8 loads in flight on 132 SMs; its column sums would hold 2^22 accumulators of up
      * to 71 words, 2.4 GB per run, for nothing new) */
     static const struct { size_t r, c; int big, q, rows; } shapes[] = {
-        {1, 1, 0, 1}, {1, 301, 0, 1}, {301, 1, 0, 1}, {3, 7, 0, 1}, {37, 23, 0, 1}, {2, 4, 0, 1}, {64, 8, 0, 1},
-        {1000, 2, 0, 1}, {2003, 4, 0, 1}, {4, 2004, 0, 1}, {4, 2003, 0, 1}, {20003, 4, 0, 0}, {4, 20004, 0, 0},
-        {4, 20003, 0, 0}, {257, 509, 0, 1}, {130, 1024, 0, 1}, {200003, 4, 1, 0}, {4, 200004, 1, 0},
-        {1031, 4096, 1, 0}, {4099, 1031, 1, 0}, {33, 131072, 1, 0}, {3, 65536, 1, 1}, {20000, 16, 1, 1}, {67, 2052, 1, 1},
+        {1, 1, 0, 1, 0}, {1, 301, 0, 1, 0}, {301, 1, 0, 1, 0}, {3, 7, 0, 1, 0}, {37, 23, 0, 1, 0}, {2, 4, 0, 1, 0}, {64, 8, 0, 1, 0},
+        {1000, 2, 0, 1, 0}, {2003, 4, 0, 1, 0}, {4, 2004, 0, 1, 0}, {4, 2003, 0, 1, 0}, {20003, 4, 0, 0, 0}, {4, 20004, 0, 0, 0},
+        {4, 20003, 0, 0, 0}, {257, 509, 0, 1, 0}, {130, 1024, 0, 1, 0}, {200003, 4, 1, 0, 0}, {4, 200004, 1, 0, 0},
+        {1031, 4096, 1, 0, 0}, {4099, 1031, 1, 0, 0}, {33, 131072, 1, 0, 0}, {3, 65536, 1, 1, 0}, {20000, 16, 1, 1, 0}, {67, 2052, 1, 1, 0},
         {4, 4194311, 1, 0, 1}};
     static const gp_rtype types[] = {GP_RT_F32, GP_RT_F64, GP_RT_I32, GP_RT_U8, GP_RT_I64, GP_RT_I16, GP_RT_U64};
     static const char *tnames[] = {"f32", "f64", "i32", "u8", "i64", "i16", "u64"};
@@ -217,12 +259,20 @@ int main(int argc, char **argv)
             if (shapes[si].big && ti >= 3) continue;   /* large shapes: f32, f64, i32 */
             size_t es = gp_rtype_size(t);
             void *buf = malloc(R * C * es + 16);
-            for (int kind = 0; kind < 5; kind++) {
+            for (int kind = 0; kind < 6; kind++) {
                 if (!isf && kind == 2 && t != GP_RT_U8 && t != GP_RT_I64) continue;
                 if (!isf && kind >= 3) continue;
                 fill(buf, R * C, t, kind);
                 size_t split = R > 1 ? R / 2 + (rnd() % 2) : R;
-                for (gp_rkind k = GP_RK_SUM; k <= GP_RK_ARGMAX; k++) {
+                /* stats: the default configuration, and in turn the first version's sums */
+                for (int v = 0; v < 3 && !shapes[si].rows; v += 2) {
+                    if (v && quick && ncase % 4) continue;
+                    char tag[256];
+                    snprintf(tag, sizeof tag, "%s %zux%zu data %d stats [%s]", tnames[ti], R, C, kind, variants[v]);
+                    if (gp_cuda_reduce_tune(cu, variants[v], err, sizeof err)) { fail(tag, "tune: %s", err); continue; }
+                    stats_check(cu, buf, R, C, t, split, tag);
+                }
+                for (gp_rkind k = GP_RK_SUM; k <= GP_RK_ARGMAX && kind < 5; k++) {
                     if (quick && k == GP_RK_ABSMAX && !isf) continue;
                     for (gp_raxis ax = GP_AXIS_ALL; ax <= GP_AXIS_COLS; ax++) {
                         if (shapes[si].rows && ax != GP_AXIS_ROWS) continue;

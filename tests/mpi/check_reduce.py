@@ -545,7 +545,7 @@ def case_stats(c, dtype, shape, seed):
     want = stats_ref(a)
     seen = None
     for pr in PANELS:
-        argv = ["stats", path] + (["--panel-rows", pr] if pr else [])
+        argv = ["stats", path, "--device", c.device] + (["--panel-rows", pr] if pr else [])
         j, _ = c.json_of(argv)
         for k, v in want.items():
             check(j[k] == v, "stats %s %s: got %s expected %s (panel-rows %s)" % (dtype, k, j[k], v, pr))
@@ -560,7 +560,7 @@ def case_stats(c, dtype, shape, seed):
     # the checksum does not depend on byte order
     be = os.path.join(d, "be.h5")
     write(be, a.astype(a.dtype.newbyteorder(">")))
-    j2, _ = c.json_of(["stats", be])
+    j2, _ = c.json_of(["stats", be, "--device", c.device])
     check(j2["checksum"] == seen[0], "big-endian copy has another checksum")
 
 
