@@ -88,7 +88,10 @@ static const char *usage_verify =
     "  -d, --dataset PATH     dataset in A (default: the only 2-D dataset)\n"
     "  -D, --dataset-b PATH   dataset in B (default: the only 2-D dataset)\n"
     "      --json FILE        append the verdict as one JSON line (- = stdout)\n"
-    "      --mem SIZE         host memory budget per rank\n"
+    "      --device auto|cpu|cuda  where the fingerprints are computed (default auto: CUDA\n"
+    "                         when a GPU is visible; the same bits either way)\n"
+    "      --mem SIZE         host memory budget per rank (two panels: one read while the\n"
+    "                         other is fingerprinted)\n"
     "      --panel-rows K     rows per rank per panel (default: from --mem)\n"
     "      --timeout SECONDS  abort the job (exit 2) when no rank makes progress for that long\n"
     "  -q, --quiet            no verdict line on stdout\n"
@@ -261,11 +264,12 @@ int gp_cli_verify(int argc, char **argv, MPI_Comm comm)
         {"transposed", no_argument, 0, 't'}, {"dataset", required_argument, 0, 'd'},
         {"dataset-b", required_argument, 0, 'D'}, {"json", required_argument, 0, 'j'},
         {"mem", required_argument, 0, 'm'}, {"panel-rows", required_argument, 0, 'k'},
-        {"timeout", required_argument, 0, 'W'},
+        {"timeout", required_argument, 0, 'W'}, {"device", required_argument, 0, 'G'},
         {"quiet", no_argument, 0, 'q'}, {"help", no_argument, 0, 'h'}, {0, 0, 0, 0}};
     MPI_Comm_rank(comm, &g_rank);
     gp_verify_opts o;
     memset(&o, 0, sizeof o);
+    o.device = "auto";
     int ch;
     size_t mem = 0, panel_rows = 0;
     optind = 1;
@@ -277,6 +281,11 @@ int gp_cli_verify(int argc, char **argv, MPI_Comm comm)
         case 'D': o.dset_b = optarg; break;
         case 'j': o.json = optarg; break;
         case 'q': o.quiet = 1; break;
+        case 'G':
+            if (strcmp(optarg, "auto") && strcmp(optarg, "cpu") && strcmp(optarg, "cuda"))
+                return err_line("--device %s: expected auto, cpu or cuda%s", optarg, "");
+            o.device = optarg;
+            break;
         case 'h': if (g_rank == 0) fputs(usage_verify, stdout); return 0;
         COMMON_CASES("verify")
         }

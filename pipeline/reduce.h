@@ -139,6 +139,11 @@ int gp_cuda_rstats(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols,
                    gp_rstats *s, char *err, size_t errlen);
 int gp_cuda_rstats_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, size_t row0, gp_rtype t,
                        gp_rstats *s, char *err, size_t errlen);
+/* verify's fingerprints on the GPU: out[i] = sum mod 2^64 over the row (axis ROWS) or column
+ * (axis COLS) i of a host panel of `esize`-byte elements (1, 2, 4 or 8) of gp_rhash(element, seed0
+ * + r * rstep + c * cstep): what gp_rhash_run gives row by row or column by column. */
+int gp_cuda_rhash(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, size_t esize, uint64_t seed0,
+                  uint64_t rstep, uint64_t cstep, gp_raxis axis, uint64_t *out, char *err, size_t errlen);
 /* its last step alone (for the benchmark): fingerprint, extrema and NaN/Inf counts into s */
 int gp_cuda_rstats_aux_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, size_t row0, gp_rtype t,
                            gp_rstats *s, char *err, size_t errlen);
@@ -196,6 +201,7 @@ gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err);
 
 typedef struct gp_verify_opts {
     const char *a, *b, *dset_a, *dset_b, *json;
+    const char *device;             /* auto (NULL), cpu or cuda: where the fingerprints are computed */
     int transposed;
     size_t mem, panel_rows;
     int quiet;

@@ -1,6 +1,7 @@
 /* pipeline/verify.c — `gpipe verify A B [--transposed]`: compares two datasets without gathering
- * them. Each rank streams its row panels of both files and adds xxh3(value bytes, seed = linear
- * index in A's coordinates) into per-row-bucket fingerprints (sums mod 2^64: order-independent);
+ * them. Each rank streams its row panels of both files (reading panel p + 1 while a worker thread
+ * hashes panel p) and adds xxh3(value bytes, seed = linear index in A's coordinates) into
+ * per-row-bucket fingerprints (sums mod 2^64: order-independent);
  * the buckets are merged over ranks. A mismatching bucket is narrowed to one row by a second
  * pass, and rank 0 reads that row of A and of B (B's column with --transposed) to name the
  * first differing element. */
@@ -13,10 +14,62 @@
 
 #define NBUCKETS 4096
 
+/* One panel's fingerprints into fp (the worker's job): rows [g0, g0 + cnt) of the file. */
+typedef struct {
+    const unsigned char *b;
+    size_t g0, cnt, C, es, acols, lo, hi, bs;
+    int swap;
+    uint64_t *fp;
+    gp_cuda_reduce *cu;   /* the GPU (NULL: the CPU), with hs: a sum per row or column */
+    uint64_t *hs;
+    int rc;
+    char msg[256];
+} fpjob;
+
+static void fp_panel(void *arg)
+{
+    fpjob *j = arg;
+    const size_t C = j->C, es = j->es, lo = j->lo, hi = j->hi, bs = j->bs;
+    j->rc = 0;
+    if (j->cu && j->cnt) {   /* per-row (per-column with --transposed) sums on the GPU, then buckets */
+        if (!j->swap) {
+            j->rc = gp_cuda_rhash(j->cu, j->b, j->cnt, C, es, (uint64_t)j->g0 * j->acols, j->acols, 1, GP_AXIS_ROWS,
+                                  j->hs, j->msg, sizeof j->msg);
+            for (size_t i = 0; i < j->cnt && !j->rc; i++) {
+                size_t gi = j->g0 + i;
+                if (gi >= lo && gi < hi) j->fp[(gi - lo) / bs] += j->hs[i];
+            }
+        } else {
+            j->rc = gp_cuda_rhash(j->cu, j->b, j->cnt, C, es, j->g0, 1, j->acols, GP_AXIS_COLS, j->hs, j->msg,
+                                  sizeof j->msg);
+            for (size_t c = lo; c < hi && c < C && !j->rc; c++) j->fp[(c - lo) / bs] += j->hs[c];
+        }
+        return;
+    }
+    for (size_t i = 0; i < j->cnt; i++) {
+        size_t gi = j->g0 + i;
+        if (!j->swap) {
+            if (gi < lo || gi >= hi) continue;
+            j->fp[(gi - lo) / bs] += gp_rhash_run(j->b + i * C * es, C, es, (uint64_t)gi * j->acols, 1);
+        } else {  /* B[gi, c] is A[c, gi]: A's index c * acols + gi, a bucket per bs columns */
+            for (size_t c = lo; c < hi && c < C;) {
+                size_t ce = c - (c - lo) % bs + bs;
+                if (ce > hi) ce = hi;
+                if (ce > C) ce = C;
+                j->fp[(c - lo) / bs] += gp_rhash_run(j->b + (i * C + c) * es, ce - c, es, (uint64_t)c * j->acols + gi,
+                                                    j->acols);
+                c = ce;
+            }
+        }
+    }
+}
+
 /* Adds the fingerprints of every element of `in` (rank's panels) into fp: element at A-coordinates
- * (r, c) goes to fp[(r - lo) / bs] when lo <= r < hi. */
+ * (r, c) goes to fp[(r - lo) / bs] when lo <= r < hi. Panel p + 1 is read while the worker hashes
+ * panel p (buf: two panels of k rows). */
 static gp_status fingerprint(MPI_Comm comm, gp_rin *in, int swap, size_t acols, size_t lo, size_t hi, size_t bs,
-                             uint64_t *fp, size_t k, void *buf, gp_error *e)
+                             uint64_t *fp, size_t k, void *const buf[2], gp_worker *worker, gp_cuda_reduce *cu,
+                             uint64_t *hs, gp_error *e)
 {
     int rank, nranks;
     MPI_Comm_rank(comm, &rank);
@@ -26,28 +79,24 @@ static gp_status fingerprint(MPI_Comm comm, gp_rin *in, int swap, size_t acols, 
     size_t maxrows = gp__split(R, nranks, 0).count;
     size_t npanels = maxrows ? (maxrows + k - 1) / k : 0;
     gp_status st = GP_OK;
-    for (size_t p = 0; p < npanels; p++) {
-        size_t off = p * k, cnt = off < rb.count ? (rb.count - off < k ? rb.count - off : k) : 0;
-        /* without --transposed only panels that meet [lo, hi) matter (still entered collectively) */
-        if (!swap && cnt && (rb.start + off >= hi || rb.start + off + cnt <= lo)) cnt = 0;
-        gp__rin_read(in, rb.start + (cnt ? off : 0), cnt, 0, (size_t)-1, buf, e);
-        if ((st = gp__agree(comm, e))) return st;
-        const unsigned char *b = buf;
-        for (size_t i = 0; i < cnt; i++) {
-            size_t gi = rb.start + off + i;
-            if (!swap && (gi < lo || gi >= hi)) continue;
-            if (!swap) {
-                fp[(gi - lo) / bs] += gp_rhash_run(b + i * C * es, C, es, (uint64_t)gi * acols, 1);
-            } else {  /* B[gi, j] is A[j, gi]: A's index j * acols + gi, a bucket per bs columns */
-                for (size_t j = lo; j < hi && j < C;) {
-                    size_t je = j - (j - lo) % bs + bs;
-                    if (je > hi) je = hi;
-                    if (je > C) je = C;
-                    fp[(j - lo) / bs] += gp_rhash_run(b + (i * C + j) * es, je - j, es, (uint64_t)j * acols + gi, acols);
-                    j = je;
-                }
-            }
+    size_t cnt[2] = {0, 0};
+    for (size_t p = 0; p <= npanels; p++) {
+        /* read panel p (not past the last) while the worker hashes panel p - 1 */
+        fpjob job = {buf[(p + 1) % 2], rb.start + (p - 1) * k, cnt[(p + 1) % 2], C, es, acols, lo, hi, bs, swap, fp,
+                     es == 1 || es == 2 || es == 4 || es == 8 ? cu : NULL, hs, 0, ""};
+        if (p > 0) gp__worker_start(worker, fp_panel, &job);
+        if (p < npanels) {
+            size_t off = p * k, n = off < rb.count ? (rb.count - off < k ? rb.count - off : k) : 0;
+            /* without --transposed only panels that meet [lo, hi) matter (still entered collectively) */
+            if (!swap && n && (rb.start + off >= hi || rb.start + off + n <= lo)) n = 0;
+            cnt[p % 2] = n;
+            gp__rin_read(in, rb.start + (n ? off : 0), n, 0, (size_t)-1, buf[p % 2], e);
         }
+        if (p > 0) gp__worker_wait(worker);
+        if (job.rc)
+            gp__fail(e, job.rc, "%s: fingerprint of panel %zu on %s failed: %s", in->h.path,
+                     p - 1, gp_cuda_reduce_desc(cu), job.msg);
+        if ((st = gp__agree(comm, e))) return st;
     }
     return st;
 }
@@ -86,8 +135,12 @@ gp_status gp_verify(MPI_Comm comm, const gp_verify_opts *o, int *differ, char *m
     memset(&b, 0, sizeof b);
     a.mtype = a.h.file = a.h.dset = a.h.type = H5I_INVALID_HID;
     b.mtype = b.h.file = b.h.dset = b.h.type = H5I_INVALID_HID;
-    void *buf = NULL;
-    uint64_t *fa = NULL, *fb = NULL;
+    void *buf[2] = {0, 0};
+    int pinned[2] = {0, 0};
+    gp_worker *worker = NULL;
+    gp_cuda_reduce *cu = NULL;
+    int use_cuda = 0;
+    uint64_t *fa = NULL, *fb = NULL, *hs = NULL;
     unsigned char *ra = NULL, *rbuf = NULL;
     gp_status st = gp__rin_open(comm, o->a, o->dset_a, 0, &a, err);
     if (st) goto done;
@@ -109,20 +162,26 @@ gp_status gp_verify(MPI_Comm comm, const gp_verify_opts *o, int *differ, char *m
     }
     size_t es = a.esize, mem = gp__rmem(comm, o->mem);
     size_t maxc = C > R ? C : R;
-    size_t k = gp__rpanel_rows(maxc, es, 0, 1, mem, 4 * NBUCKETS * 8, o->panel_rows, 0);
-    if (!k) gp__fail(err, GP_ENOMEM, "%s: --mem is too small for one row", o->a);
+    size_t k = gp__rpanel_rows(maxc, es, 0, 2, mem, 4 * NBUCKETS * 8, o->panel_rows, 0);
+    if (!k) gp__fail(err, GP_ENOMEM, "%s: --mem is too small for two panels of one row", o->a);
     if ((st = gp__agree(comm, err))) goto done;
-    buf = malloc((k * maxc * es) != 0 ? k * maxc * es : 64);
+    gp__rdevice(comm, o->device ? o->device : "auto", &use_cuda, &cu, err);
+    if ((st = gp__agree(comm, err))) goto done;
+    for (int i = 0; i < 2; i++) buf[i] = malloc((k * maxc * es) != 0 ? k * maxc * es : 64);
+    worker = gp__worker_create();
     fa = calloc(NBUCKETS, 8);
     fb = calloc(NBUCKETS, 8);
-    if (!buf || !fa || !fb) gp__fail(err, GP_ENOMEM, "%s: cannot allocate a panel of %zu rows; lower --mem", o->a, k);
+    hs = malloc((k > maxc ? k : maxc) * 8 + 8);
+    if (!buf[0] || !buf[1] || !worker || !fa || !fb || !hs)
+        gp__fail(err, GP_ENOMEM, "%s: cannot allocate two panels of %zu rows; lower --mem", o->a, k);
     if ((st = gp__agree(comm, err))) goto done;
+    for (int i = 0; i < 2 && use_cuda; i++) pinned[i] = gp_cuda_reduce_pin(cu, buf[i], k * maxc * es);
 
     /* pass 1: row buckets over A's rows */
     size_t lo = 0, hi = R, bs = R ? (R + NBUCKETS - 1) / NBUCKETS : 1;
     size_t nb = R ? (R + bs - 1) / bs : 0;
-    if ((st = fingerprint(comm, &a, 0, C, lo, hi, bs, fa, k, buf, err))) goto done;
-    if ((st = fingerprint(comm, &b, o->transposed, C, lo, hi, bs, fb, k, buf, err))) goto done;
+    if ((st = fingerprint(comm, &a, 0, C, lo, hi, bs, fa, k, buf, worker, cu, hs, err))) goto done;
+    if ((st = fingerprint(comm, &b, o->transposed, C, lo, hi, bs, fb, k, buf, worker, cu, hs, err))) goto done;
     MPI_Allreduce(MPI_IN_PLACE, fa, (int)nb, MPI_UINT64_T, MPI_SUM, comm);
     MPI_Allreduce(MPI_IN_PLACE, fb, (int)nb, MPI_UINT64_T, MPI_SUM, comm);
     size_t bad = nb;
@@ -136,8 +195,8 @@ gp_status gp_verify(MPI_Comm comm, const gp_verify_opts *o, int *differ, char *m
     if (hi - lo > 1) {
         memset(fa, 0, NBUCKETS * 8);
         memset(fb, 0, NBUCKETS * 8);
-        if ((st = fingerprint(comm, &a, 0, C, lo, hi, 1, fa, k, buf, err))) goto done;
-        if ((st = fingerprint(comm, &b, o->transposed, C, lo, hi, 1, fb, k, buf, err))) goto done;
+        if ((st = fingerprint(comm, &a, 0, C, lo, hi, 1, fa, k, buf, worker, cu, hs, err))) goto done;
+        if ((st = fingerprint(comm, &b, o->transposed, C, lo, hi, 1, fb, k, buf, worker, cu, hs, err))) goto done;
         MPI_Allreduce(MPI_IN_PLACE, fa, (int)(hi - lo), MPI_UINT64_T, MPI_SUM, comm);
         MPI_Allreduce(MPI_IN_PLACE, fb, (int)(hi - lo), MPI_UINT64_T, MPI_SUM, comm);
         for (size_t i = 0; i < hi - lo; i++)
@@ -179,7 +238,13 @@ done:
                               "seconds", gp__now() - t0);
         gp__rjson(o->json, j, err);
     }
-    free(buf);
+    if (worker) gp__worker_destroy(worker);
+    for (int i = 0; i < 2; i++) {
+        if (pinned[i]) gp_cuda_reduce_unpin(cu, buf[i]);
+        free(buf[i]);
+    }
+    if (cu) gp_cuda_reduce_destroy(cu);
+    free(hs);
     free(fa);
     free(fb);
     free(ra);

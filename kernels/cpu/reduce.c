@@ -1204,6 +1204,12 @@ int gp_cuda_rstats(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols,
     (void)c; (void)buf; (void)rows; (void)cols; (void)row0; (void)t; (void)s;
     return no_cuda(err, errlen);
 }
+int gp_cuda_rhash(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, size_t esize, uint64_t seed0,
+                  uint64_t rstep, uint64_t cstep, gp_raxis axis, uint64_t *out, char *err, size_t errlen)
+{
+    (void)c; (void)buf; (void)rows; (void)cols; (void)esize; (void)seed0; (void)rstep; (void)cstep; (void)axis; (void)out;
+    return no_cuda(err, errlen);
+}
 int gp_cuda_reduce_pin(gp_cuda_reduce *c, void *buf, size_t bytes)
 {
     (void)c; (void)buf; (void)bytes;

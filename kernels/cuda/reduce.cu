@@ -1319,6 +1319,57 @@ __global__ void __launch_bounds__(512) k_stats(const T *__restrict__ x, size_t n
     }
 }
 
+/* ---- verify's fingerprints: sums mod 2^64 of XXH3(element, seed0 + r * rstep + c * cstep) per row
+ * (k_hash_rows) or per column (k_hash_cols) of a panel of 1-, 2-, 4- or 8-byte elements, added
+ * into out by 64-bit atomics (addition mod 2^64: any order, the same bits). */
+template <typename U> __device__ __forceinline__ ull hx_elem(U v, ull seed)
+{
+    if constexpr (sizeof(U) == 1) return gp_hx1((ull)v, seed);
+    else if constexpr (sizeof(U) == 2) return gp_hx2((ull)v, seed);
+    else if constexpr (sizeof(U) == 4) return gp_hx4((ull)v, seed);
+    else return gp_hx8((ull)v, seed);
+}
+/* rows of >= 32 elements: a warp per (row, segment of up to 1024 elements), lanes across the
+ * segment (coalesced), a shuffle sum, one atomic; narrower rows: a thread per row */
+template <typename U>
+__global__ void k_hash_rows(const U *__restrict__ x, size_t rows, size_t cols, ull seed0, ull rstep, ull cstep, ull *out)
+{
+    const size_t tid = blockIdx.x * (size_t)blockDim.x + threadIdx.x, nth = (size_t)gridDim.x * blockDim.x;
+    if (cols < 32) {
+        for (size_t r = tid; r < rows; r += nth) {
+            const U *p = x + r * cols;
+            const ull sr = seed0 + r * rstep;
+            ull h = 0;
+            for (size_t c = 0; c < cols; c++) h += hx_elem<U>(__ldg(p + c), sr + c * cstep);
+            atomicAdd(out + r, h);
+        }
+        return;
+    }
+    const int lane = threadIdx.x & 31;
+    const size_t segs = (cols + 1023) / 1024, items = rows * segs;
+    for (size_t it = tid >> 5; it < items; it += nth >> 5) {
+        const size_t r = it / segs, c0 = (it % segs) * 1024, c1 = c0 + 1024 < cols ? c0 + 1024 : cols;
+        const U *p = x + r * cols;
+        const ull sr = seed0 + r * rstep;
+        ull h = 0;
+        for (size_t c = c0 + lane; c < c1; c += 32) h += hx_elem<U>(__ldg(p + c), sr + c * cstep);
+        for (int off = 16; off > 0; off >>= 1) h += __shfl_down_sync(FULL, h, off);
+        if (lane == 0) atomicAdd(out + r, h);
+    }
+}
+/* a thread per (column, chunk of 64 rows): neighbouring threads take neighbouring columns */
+template <typename U>
+__global__ void k_hash_cols(const U *__restrict__ x, size_t rows, size_t cols, ull seed0, ull rstep, ull cstep, ull *out)
+{
+    const size_t nchunk = (rows + 63) / 64, items = nchunk * cols;
+    for (size_t t = blockIdx.x * (size_t)blockDim.x + threadIdx.x; t < items; t += (size_t)gridDim.x * blockDim.x) {
+        const size_t c = t % cols, r0 = (t / cols) * 64, r1 = r0 + 64 < rows ? r0 + 64 : rows;
+        ull h = 0;
+        for (size_t r = r0; r < r1; r++) h += hx_elem<U>(__ldg(x + r * cols + c), seed0 + r * rstep + c * cstep);
+        atomicAdd(out + c, h);
+    }
+}
+
 /* axis all, argmin/argmax: per thread the first best (indices only grow along a thread), then
  * warps and the block by the (key, index) order; one pair per block into pk/pi. */
 template <typename T, int U>
@@ -1717,7 +1768,7 @@ struct gp_cuda_reduce {
     size_t xacc_cap;
     ull *d_cnt;           /* number of listed targets */
     ull *d_zacc;          /* axis-all limbs of one chunk + a block counter: zero between calls */
-    ull *d_stats;         /* k_stats' six figures */
+    ull *d_stats;         /* k_stats' six figures; verify's fingerprints per row or column */
     size_t stats_cap;
     long long *h_acc;     /* pinned staging for results */
     size_t h_cap;
@@ -2722,4 +2773,51 @@ extern "C" void gp_cuda_reduce_unpin(gp_cuda_reduce *c, void *buf)
 {
     if (!c || !buf || cudaSetDevice(c->dev) != cudaSuccess) return;
     if (cudaHostUnregister(buf) != cudaSuccess) cudaGetLastError();
+}
+
+/* ---- verify ---- */
+template <typename U>
+static void launch_hash(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, ull seed0, ull rstep, ull cstep,
+                        gp_raxis axis)
+{
+    const int bs = 256;
+    const U *x = (const U *)dx;
+    if (axis == GP_AXIS_ROWS) {
+        size_t work = cols < 32 ? (rows + bs - 1) / bs : (rows * ((cols + 1023) / 1024) + bs / 32 - 1) / (bs / 32);
+        const unsigned g = grid_for(c, fast::k_hash_rows<U>, bs, 0, work ? work : 1);
+        GP_LAUNCH(g, bs, 0, c->stream, fast::k_hash_rows<U>)(x, rows, cols, seed0, rstep, cstep, c->d_stats);
+    } else {
+        size_t work = ((rows + 63) / 64 * cols + bs - 1) / bs;
+        const unsigned g = grid_for(c, fast::k_hash_cols<U>, bs, 0, work ? work : 1);
+        GP_LAUNCH(g, bs, 0, c->stream, fast::k_hash_cols<U>)(x, rows, cols, seed0, rstep, cstep, c->d_stats);
+    }
+}
+
+extern "C" int gp_cuda_rhash(gp_cuda_reduce *c, const void *buf, size_t rows, size_t cols, size_t esize, uint64_t seed0,
+                             uint64_t rstep, uint64_t cstep, gp_raxis axis, uint64_t *out, char *err, size_t errlen)
+{
+    const size_t n = axis == GP_AXIS_ROWS ? rows : cols;
+    if (esize != 1 && esize != 2 && esize != 4 && esize != 8) {
+        snprintf(err, errlen, "gp_cuda_rhash: %zu-byte elements (1, 2, 4 or 8 only)", esize);
+        return GP_EINVAL;
+    }
+    if (!n) return 0;
+    if (!rows || !cols) { memset(out, 0, n * sizeof *out); return 0; }
+    int rc = upload(c, buf, rows * cols * esize, err, errlen);
+    if (rc) return rc;
+    GROW(c->d_stats, c->stats_cap, n * sizeof(ull), 0);
+    CK(cudaMemsetAsync(c->d_stats, 0, n * sizeof(ull), c->stream), "cudaMemsetAsync");
+    switch (esize) {
+    case 1: launch_hash<uint8_t>(c, c->d_in, rows, cols, seed0, rstep, cstep, axis); break;
+    case 2: launch_hash<uint16_t>(c, c->d_in, rows, cols, seed0, rstep, cstep, axis); break;
+    case 4: launch_hash<uint32_t>(c, c->d_in, rows, cols, seed0, rstep, cstep, axis); break;
+    default: launch_hash<uint64_t>(c, c->d_in, rows, cols, seed0, rstep, cstep, axis); break;
+    }
+    CK(cudaGetLastError(), "fingerprint kernel launch");
+    rc = stage(c, n * sizeof(ull), err, errlen);
+    if (rc) return rc;
+    CK(cudaMemcpyAsync(c->h_acc, c->d_stats, n * sizeof(ull), cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+    CK(cudaStreamSynchronize(c->stream), "fingerprint kernel");
+    memcpy(out, c->h_acc, n * sizeof *out);
+    return 0;
 }

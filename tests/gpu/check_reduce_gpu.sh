@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/gpu/check_reduce_gpu.sh — issue 5 on the GPU machine: every `gpipe reduce` case of
-# tests/mpi/check_reduce.py (argmin/argmax included) and every `gpipe stats` case run with --device
-# cuda at 1 and 2 ranks. The
+# tests/mpi/check_reduce.py (argmin/argmax included) and every `gpipe stats` and `gpipe verify`
+# case run with --device cuda at 1 and 2 ranks. The
 # references are exact (math.fsum, Python integers, numpy on total-order keys), so passing proves
 # the CUDA results equal the CPU results bit for bit, for every op, axis, type and panel size.
 # Then larger random matrices are reduced with both backends and the JSON bits compared directly
@@ -22,7 +22,7 @@ env -u LD_LIBRARY_PATH $pybin -c "import h5py" 2>/dev/null || pybin=python3
 py() { env -u LD_LIBRARY_PATH $pybin "$@"; }
 [ "${GP_REDUCE_EMU:-0}" = 1 ] || nvidia-smi -L >/dev/null 2>&1 || { echo "no GPU visible: skipped"; exit 77; }
 for np in ${GP_REDUCE_NPS:-1 2}; do
-  py "$here/tests/mpi/check_reduce.py" --gpipe "$gp" --np $np --device cuda --only reduce_ --only stats_
+  py "$here/tests/mpi/check_reduce.py" --gpipe "$gp" --np $np --device cuda --only reduce_ --only stats_ --only verify_
 done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

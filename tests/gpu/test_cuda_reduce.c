@@ -3,8 +3,8 @@
  * every axis, f32/f64/i16/i32/i64/u8/u64, odd and degenerate shapes (1x1, 1xN, Nx1, 16-byte rows,
  * 4 x 2^k wide, unaligned pitches), five kinds of data (plain: the fast paths; wide exponents:
  * the exact fallbacks; small values with NaN/Inf/-0 and ties; floats at the edge of the span
- * test; floats all -0) and gpipe stats (also on floats over their whole range), each matrix as two
- * panels merged
+ * test; floats all -0), gpipe stats (also on floats over their whole range) and verify's
+ * per-row and per-column fingerprints, each matrix as two panels merged
  * the way the driver merges them, under several kernel configurations (GP_CUDA_REDUCE: the
  * first version's kernels, small and large blocks, 2/4/8 loads in flight, few and many blocks, the
  * three ways of adding f32: batch=0 four at a time, 1 a step of U loads, 2 steps in runs).
@@ -215,6 +215,38 @@ static void stats_check(gp_cuda_reduce *cu, const void *buf, size_t R, size_t C,
         fail(tag, "stats: checksum cpu %016llx cuda %016llx", (unsigned long long)a.checksum, (unsigned long long)b.checksum);
 }
 
+/* verify's fingerprints: per-row and per-column sums of gp_rhash with random seeds and steps against
+ * gp_rhash_run / gp_rhash on the CPU; the output poisoned first */
+static void hash_check(gp_cuda_reduce *cu, const void *buf, size_t R, size_t C, size_t es, const char *tag)
+{
+    char err[512] = "";
+    const uint64_t seed0 = rnd(), rstep = rnd() % 1000003, cstep = 1 + rnd() % 7;
+    size_t n = R > C ? R : C;
+    uint64_t *want = calloc(n + 1, 8), *got = malloc((n + 1) * 8);
+    const unsigned char *b = buf;
+    for (int ax = 0; ax < 2; ax++) {
+        size_t nt = ax ? C : R;
+        memset(want, 0, (n + 1) * 8);
+        memset(got, 0xAB, (n + 1) * 8);
+        for (size_t r = 0; r < R; r++) {
+            if (!ax) want[r] = gp_rhash_run(b + r * C * es, C, es, seed0 + r * rstep, cstep);
+            else
+                for (size_t c = 0; c < C; c++) want[c] += gp_rhash(b + (r * C + c) * es, es, seed0 + r * rstep + c * cstep);
+        }
+        int rc = gp_cuda_rhash(cu, buf, R, C, es, seed0, rstep, cstep, ax ? GP_AXIS_COLS : GP_AXIS_ROWS, got, err, sizeof err);
+        g_runs++;
+        if (rc) { fail(tag, "rhash rc %d: %s", rc, err); break; }
+        for (size_t i = 0; i < nt; i++)
+            if (got[i] != want[i]) {
+                fail(tag, "fingerprint of %s %zu: cpu %016llx cuda %016llx", ax ? "column" : "row", i,
+                     (unsigned long long)want[i], (unsigned long long)got[i]);
+                break;
+            }
+    }
+    free(want);
+    free(got);
+}
+
 int main(int argc, char **argv)
 {
     int quick = 0;
@@ -264,6 +296,11 @@ int main(int argc, char **argv)
                 if (!isf && kind >= 3) continue;
                 fill(buf, R * C, t, kind);
                 size_t split = R > 1 ? R / 2 + (rnd() % 2) : R;
+                if (kind == 0 && !shapes[si].rows) {
+                    char tag[256];
+                    snprintf(tag, sizeof tag, "%s %zux%zu fingerprints", tnames[ti], R, C);
+                    hash_check(cu, buf, R, C, es, tag);
+                }
                 /* stats: the default configuration, and in turn the first version's sums */
                 for (int v = 0; v < 3 && !shapes[si].rows; v += 2) {
                     if (v && quick && ncase % 4) continue;

@@ -574,9 +574,9 @@ def case_verify(c, dtype, shape, seed):
     write(pt, np.ascontiguousarray(a.T))
     for pr in PANELS:
         extra = ["--panel-rows", pr] if pr else []
-        r = c.gp(["verify", pa, pb] + extra)
+        r = c.gp(["verify", "--device", c.device, pa, pb] + extra)
         check(r.rc == 0 and "equal" in r.out, "verify of a copy\n" + r.describe())
-        r = c.gp(["verify", pa, pt, "--transposed"] + extra)
+        r = c.gp(["verify", "--device", c.device, pa, pt, "--transposed"] + extra)
         check(r.rc == 0, "verify --transposed of the transpose\n" + r.describe())
     R, C = shape
     spots = {(0, 0), (R - 1, C - 1), (R // 2, C // 3), (int(rng.integers(R)), int(rng.integers(C)))}
@@ -586,15 +586,15 @@ def case_verify(c, dtype, shape, seed):
         flat[i, j, int(rng.integers(b.itemsize))] ^= 1 << int(rng.integers(8))
         write(pb, b)
         write(pt, np.ascontiguousarray(b.T))
-        r = c.gp(["verify", pa, pb, "--panel-rows", "2"])
+        r = c.gp(["verify", "--device", c.device, pa, pb, "--panel-rows", "2"])
         check(r.rc == 1 and ("[%d, %d]" % (i, j)) in r.out, "flip at (%d,%d) not located\n%s" % (i, j, r.describe()))
-        r = c.gp(["verify", pa, pt, "--transposed"])
+        r = c.gp(["verify", "--device", c.device, pa, pt, "--transposed"])
         check(r.rc == 1 and ("A[%d, %d]" % (i, j)) in r.out and ("B[%d, %d]" % (j, i)) in r.out,
               "transposed flip at (%d,%d) not located\n%s" % (i, j, r.describe()))
     if R != C:
-        r = c.gp(["verify", pa, pa, "--transposed"])
+        r = c.gp(["verify", "--device", c.device, pa, pa, "--transposed"])
         check(r.rc == 1 and "shapes differ" in r.out, "shape mismatch\n" + r.describe())
-    r = c.gp(["verify", pa, os.path.join(d, "missing.h5")])
+    r = c.gp(["verify", "--device", c.device, pa, os.path.join(d, "missing.h5")])
     check(r.rc == 2 and len(gc.gpipe_stderr_lines(r)) == 1, "missing file: exit 2, one line\n" + r.describe())
 
 
