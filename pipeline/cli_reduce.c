@@ -119,6 +119,15 @@ static int err_line(const char *fmt, const char *a, const char *b)
     return 2;
 }
 
+/* --device of reduce, stats and verify: auto, cpu or cuda (0), else a message and 2 */
+static int device_arg(const char *arg, const char **device)
+{
+    if (strcmp(arg, "auto") && strcmp(arg, "cpu") && strcmp(arg, "cuda"))
+        return err_line("--device %s: expected auto, cpu or cuda%s", arg, "");
+    *device = arg;
+    return 0;
+}
+
 static int finish(gp_status st, const gp_error *e)
 {
     if (!st) return 0;
@@ -199,9 +208,7 @@ int gp_cli_reduce(int argc, char **argv, MPI_Comm comm)
                 return err_line("--result-type %s: expected wide or input%s", optarg, "");
             break;
         case 'D':
-            if (strcmp(optarg, "auto") && strcmp(optarg, "cpu") && strcmp(optarg, "cuda"))
-                return err_line("--device %s: expected auto, cpu or cuda%s", optarg, "");
-            o.device = optarg;
+            if (device_arg(optarg, &o.device)) return 2;
             break;
         case 'h': if (g_rank == 0) fputs(usage_reduce, stdout); return 0;
         COMMON_CASES("reduce")
@@ -241,9 +248,7 @@ int gp_cli_stats(int argc, char **argv, MPI_Comm comm)
         case 'j': o.json = optarg; break;
         case 'q': o.quiet = 1; break;
         case 'D':
-            if (strcmp(optarg, "auto") && strcmp(optarg, "cpu") && strcmp(optarg, "cuda"))
-                return err_line("--device %s: expected auto, cpu or cuda%s", optarg, "");
-            o.device = optarg;
+            if (device_arg(optarg, &o.device)) return 2;
             break;
         case 'h': if (g_rank == 0) fputs(usage_stats, stdout); return 0;
         COMMON_CASES("stats")
@@ -282,9 +287,7 @@ int gp_cli_verify(int argc, char **argv, MPI_Comm comm)
         case 'j': o.json = optarg; break;
         case 'q': o.quiet = 1; break;
         case 'G':
-            if (strcmp(optarg, "auto") && strcmp(optarg, "cpu") && strcmp(optarg, "cuda"))
-                return err_line("--device %s: expected auto, cpu or cuda%s", optarg, "");
-            o.device = optarg;
+            if (device_arg(optarg, &o.device)) return 2;
             break;
         case 'h': if (g_rank == 0) fputs(usage_verify, stdout); return 0;
         COMMON_CASES("verify")

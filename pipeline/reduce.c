@@ -384,7 +384,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
 {
     int rank, nranks;
     gp__begin(comm, err, &rank, &nranks);
-    double t0 = gp__now(), tread = 0, tkern = 0, twait = 0;
+    double t0 = gp__now(), tsetup = 0, tread = 0, tkern = 0, twait = 0;
     gp__watchdog_start(comm, o->input);
 
     gp_rin in;
@@ -483,6 +483,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
         for (size_t i = 0; i < nacc; i++) idx[i] = GP_RARG_NONE;
 
     /* panels, in lockstep: read s+1 while the worker reduces s */
+    tsetup = gp__now() - t0;
     if (npanels) {
         gp_range p0 = {rb.start, rb.count < k ? rb.count : k};
         double t = gp__now();
@@ -679,9 +680,9 @@ done:;
             char hb[32], rate[32];
             gp__human_rate(bytes / elapsed, rate, sizeof rate);
             fprintf(stderr, "gpipe: %s over %s of %s:%s (%zux%zu %s, %s) on %d rank%s (%s), %zu panel%s of %zu rows, "
-                    "%.3f s, %s (read %.3f s, %s %.3f s)\n", gp_rop_name(x.op), axis_name(x.axis), o->input,
-                    in.h.dset_path, in.h.rows, in.h.cols, in.tdesc, gp__human_bytes(bytes, hb, sizeof hb), nranks,
-                    nranks > 1 ? "s" : "", be, npanels, npanels == 1 ? "" : "s", k, elapsed, rate,
+                    "%.3f s, %s (rank 0: setup %.3f s, read %.3f s, %s %.3f s)\n", gp_rop_name(x.op), axis_name(x.axis),
+                    o->input, in.h.dset_path, in.h.rows, in.h.cols, in.tdesc, gp__human_bytes(bytes, hb, sizeof hb),
+                    nranks, nranks > 1 ? "s" : "", be, npanels, npanels == 1 ? "" : "s", k, elapsed, rate, tsetup,
                     tread, !use_cuda ? "kernel" : pinned[0] ? "upload from pinned panels + kernel" :
                     "upload from pageable panels + kernel", tkern);
         }

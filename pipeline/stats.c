@@ -122,15 +122,19 @@ typedef struct {
     gp_rstats *s;
     int rc;
     char msg[512];
+    double seconds;
 } sjob;
 
 static void stats_job(void *p)
 {
     sjob *j = p;
+    double t = gp__now();
     j->rc = 0;
-    if (!j->rows || !j->cols) return;
-    if (j->cu) j->rc = gp_cuda_rstats(j->cu, j->buf, j->rows, j->cols, j->row0, j->t, j->s, j->msg, sizeof j->msg);
-    else gp_cpu_rstats(j->buf, j->rows, j->cols, j->row0, j->t, j->s);
+    if (j->rows && j->cols) {
+        if (j->cu) j->rc = gp_cuda_rstats(j->cu, j->buf, j->rows, j->cols, j->row0, j->t, j->s, j->msg, sizeof j->msg);
+        else gp_cpu_rstats(j->buf, j->rows, j->cols, j->row0, j->t, j->s);
+    }
+    j->seconds = gp__now() - t;
 }
 
 gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
@@ -168,19 +172,25 @@ gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
     if ((st = gp__agree(comm, err))) goto done;
     for (int i = 0; i < 2 && use_cuda; i++) pinned[i] = gp_cuda_reduce_pin(cu, buf[i], k * C * es);
     /* panels in lockstep: read p+1 while the worker takes the stats of p */
+    double tsetup = gp__now() - t0, tread = 0, twork = 0, t;
     if (npanels) {
+        t = gp__now();
         gp__rin_read(&in, rb.start, rb.count < k ? rb.count : k, 0, (size_t)-1, buf[0], err);
+        tread += gp__now() - t;
         if ((st = gp__agree(comm, err))) goto done;
     }
     for (size_t p = 0; p < npanels; p++) {
         size_t off = p * k, cnt = off < rb.count ? (rb.count - off < k ? rb.count - off : k) : 0;
-        sjob job = {cu, buf[p % 2], cnt, C, rb.start + off, in.t, &s, 0, ""};
+        sjob job = {cu, buf[p % 2], cnt, C, rb.start + off, in.t, &s, 0, "", 0};
         gp__worker_start(worker, stats_job, &job);
         if (p + 1 < npanels) {
             size_t o2 = (p + 1) * k, c2 = o2 < rb.count ? (rb.count - o2 < k ? rb.count - o2 : k) : 0;
+            t = gp__now();
             gp__rin_read(&in, rb.start + (c2 ? o2 : 0), c2, 0, (size_t)-1, buf[(p + 1) % 2], err);
+            tread += gp__now() - t;
         }
         gp__worker_wait(worker);
+        twork += job.seconds;
         if (job.rc)
             gp__fail(err, job.rc, "%s: stats of panel %zu on %s failed: %s", o->input, p, gp_cuda_reduce_desc(cu),
                      job.msg);
@@ -251,9 +261,11 @@ gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
             double bytes = (double)R * (double)C * (double)es;
             char rate[32];
             gp__human_rate(bytes / elapsed, rate, sizeof rate);
-            fprintf(stderr, "gpipe: stats of %s:%s on %d rank%s (%s), %zu panel%s of %zu rows, %.3f s, %s\n", o->input,
-                    in.h.dset_path, nranks, nranks > 1 ? "s" : "", use_cuda ? gp_cuda_reduce_desc(cu) : "cpu", npanels,
-                    npanels == 1 ? "" : "s", k, elapsed, rate);
+            fprintf(stderr, "gpipe: stats of %s:%s on %d rank%s (%s), %zu panel%s of %zu rows, %.3f s, %s (rank 0: setup "
+                    "%.3f s, read %.3f s, %s %.3f s)\n", o->input, in.h.dset_path, nranks, nranks > 1 ? "s" : "",
+                    use_cuda ? gp_cuda_reduce_desc(cu) : "cpu", npanels, npanels == 1 ? "" : "s", k, elapsed, rate,
+                    tsetup, tread, !use_cuda ? "stats" : pinned[0] ? "upload from pinned panels + stats" :
+                    "upload from pageable panels + stats", twork);
         }
     }
 done:
