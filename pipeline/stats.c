@@ -241,6 +241,7 @@ gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
             json_object_set_new(j, "mean_bits", json_string(hx));
             snprintf(hx, sizeof hx, "%016llx", (unsigned long long)gp_dbits(sd));
             json_object_set_new(j, "std_bits", json_string(hx));
+            json_object_set_new(j, "backend", json_string(use_cuda ? gp_cuda_reduce_desc(cu) : "cpu"));
             gp__rjson(o->json, j, err);
         } else {
             json_decref(jmin);

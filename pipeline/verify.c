@@ -233,9 +233,9 @@ gp_status gp_verify(MPI_Comm comm, const gp_verify_opts *o, int *differ, char *m
 
 done:
     if (!st && rank == 0 && o->json) {
-        json_t *j = json_pack("{s:s, s:s, s:s, s:b, s:b, s:s, s:i, s:f}", "op", "verify", "a", o->a, "b", o->b,
+        json_t *j = json_pack("{s:s, s:s, s:s, s:b, s:b, s:s, s:i, s:s, s:f}", "op", "verify", "a", o->a, "b", o->b,
                               "transposed", o->transposed, "equal", !*differ, "detail", msg, "ranks", nranks,
-                              "seconds", gp__now() - t0);
+                              "backend", use_cuda ? gp_cuda_reduce_desc(cu) : "cpu", "seconds", gp__now() - t0);
         gp__rjson(o->json, j, err);
     }
     if (worker) gp__worker_destroy(worker);

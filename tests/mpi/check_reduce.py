@@ -547,6 +547,7 @@ def case_stats(c, dtype, shape, seed):
     for pr in PANELS:
         argv = ["stats", path, "--device", c.device] + (["--panel-rows", pr] if pr else [])
         j, _ = c.json_of(argv)
+        check(j["backend"].startswith(c.device), "stats ran on %s, asked for %s" % (j["backend"], c.device))
         for k, v in want.items():
             check(j[k] == v, "stats %s %s: got %s expected %s (panel-rows %s)" % (dtype, k, j[k], v, pr))
         key = (j["checksum"], j["min_str"], j["max_str"])
