@@ -162,17 +162,19 @@ gp_status gp_verify(MPI_Comm comm, const gp_verify_opts *o, int *differ, char *m
     }
     size_t es = a.esize, mem = gp__rmem(comm, o->mem);
     size_t maxc = C > R ? C : R;
-    size_t k = gp__rpanel_rows(maxc, es, 0, 2, mem, 4 * NBUCKETS * 8, o->panel_rows, 0);
-    if (!k) gp__fail(err, GP_ENOMEM, "%s: --mem is too small for two panels of one row", o->a);
-    if ((st = gp__agree(comm, err))) goto done;
     gp__rdevice(comm, o->device ? o->device : "auto", &use_cuda, &cu, err);
+    if ((st = gp__agree(comm, err))) goto done;
+    /* with a GPU: a sum per panel row (hs) too, and one per column of a row */
+    size_t k = gp__rpanel_rows(maxc, es, use_cuda ? 8 : 0, 2, mem, 4 * NBUCKETS * 8 + (use_cuda ? maxc * 8 : 0),
+                               o->panel_rows, 0);
+    if (!k) gp__fail(err, GP_ENOMEM, "%s: --mem is too small for two panels of one row", o->a);
     if ((st = gp__agree(comm, err))) goto done;
     for (int i = 0; i < 2; i++) buf[i] = malloc((k * maxc * es) != 0 ? k * maxc * es : 64);
     worker = gp__worker_create();
     fa = calloc(NBUCKETS, 8);
     fb = calloc(NBUCKETS, 8);
-    hs = malloc((k > maxc ? k : maxc) * 8 + 8);
-    if (!buf[0] || !buf[1] || !worker || !fa || !fb || !hs)
+    if (use_cuda) hs = malloc((k > maxc ? k : maxc) * 8 + 8);
+    if (!buf[0] || !buf[1] || !worker || !fa || !fb || (use_cuda && !hs))
         gp__fail(err, GP_ENOMEM, "%s: cannot allocate two panels of %zu rows; lower --mem", o->a, k);
     if ((st = gp__agree(comm, err))) goto done;
     for (int i = 0; i < 2 && use_cuda; i++) pinned[i] = gp_cuda_reduce_pin(cu, buf[i], k * maxc * es);
