@@ -1,6 +1,7 @@
-/* pipeline/reduce.c — `gpipe reduce`: stream row panels of the input (all ranks in lockstep,
- * the next panel read while the worker reduces this one), fold them into exact accumulators on
- * the CPU or the GPU, merge the accumulators over ranks by integer addition and round once.
+/* pipeline/reduce.c — `gpipe reduce`: stream row panels of the input (rstream.c: all ranks in
+ * lockstep, the next panel read while the worker reduces this one), fold them into exact
+ * accumulators on the CPU or the GPU, merge the accumulators over ranks by integer addition and
+ * round once.
  * Also the pieces stats.c and verify.c share: typed input, panel sizing, device choice. */
 #include <jansson.h>
 #include <math.h>
@@ -284,49 +285,67 @@ static int finalize(const rctx *x, const int64_t *acc, const double *val, uint64
     return 0;
 }
 
+/* What the panels of a reduce work on: the accumulators of its targets (rows axis: the panel's
+ * rows, finalized into res after each panel). */
 typedef struct {
     const rctx *x;
-    int use_cuda;
-    gp_cuda_reduce *cu;
-    const void *buf;
-    size_t rows, cols, row0;   /* row0: the panel's first global row (argmin/argmax indices) */
+    gp_cuda_reduce *cu;   /* NULL: the CPU */
+    size_t cols, rb0;     /* rb0: this rank's first row */
     int64_t *acc;
     double *rowval;
     uint64_t *key;
     int64_t *nan;
     uint64_t *idx;
-    int rc;
-    char msg[512];
-    double seconds;
-} rjob;
+    uint64_t *res;        /* rows axis: this rank's results */
+    const char *input;
+} rctx_panels;
 
-static void reduce_job(void *p)
+static void reduce_panel(gp_rpanel *pn, void *ctx)
 {
-    rjob *j = p;
-    double t = gp__now();
-    j->rc = 0;
-    if (j->rows && j->cols) {
-        const rctx *x = j->x;
-        int sum = x->k == GP_RK_SUM || x->k == GP_RK_SQ, arg = gp_rkind_is_arg(x->k);
-        if (j->use_cuda) {
-            if (sum)
-                j->rc = gp_cuda_rsum(j->cu, j->buf, j->rows, j->cols, x->t, x->k, x->axis, x->f, j->acc,
-                                     x->rowval ? j->rowval : NULL, j->msg, sizeof j->msg);
-            else if (arg)
-                j->rc = gp_cuda_rarg(j->cu, j->buf, j->rows, j->cols, j->row0, x->t, x->k, x->axis, j->key, j->idx,
-                                     j->msg, sizeof j->msg);
-            else
-                j->rc = gp_cuda_rext(j->cu, j->buf, j->rows, j->cols, x->t, x->k, x->axis, j->key, j->nan, j->msg,
-                                     sizeof j->msg);
-        } else if (sum) {
-            gp_cpu_rsum(j->buf, j->rows, j->cols, x->t, x->k, x->axis, x->f, j->acc);
-        } else if (arg) {
-            gp_cpu_rarg(j->buf, j->rows, j->cols, j->row0, x->t, x->k, x->axis, j->key, j->idx);
-        } else {
-            gp_cpu_rext(j->buf, j->rows, j->cols, x->t, x->k, x->axis, j->key, j->nan);
+    rctx_panels *j = ctx;
+    const rctx *x = j->x;
+    const size_t rows = pn->rows, cols = j->cols;
+    if (x->axis == GP_AXIS_ROWS) {   /* fresh accumulators for this panel's rows */
+        if (j->acc) memset(j->acc, 0, rows * x->w * 8);
+        if (j->key) { for (size_t i = 0; i < rows; i++) j->key[i] = gp_rext_identity(x->k); memset(j->nan, 0, rows * 8); }
+        if (j->idx) for (size_t i = 0; i < rows; i++) j->idx[i] = GP_RARG_NONE;
+    }
+    if (!rows || !cols) return;
+    int sum = x->k == GP_RK_SUM || x->k == GP_RK_SQ, arg = gp_rkind_is_arg(x->k);
+    if (j->cu) {
+        if (sum)
+            pn->rc = gp_cuda_rsum(j->cu, pn->buf, rows, cols, x->t, x->k, x->axis, x->f, j->acc,
+                                  x->rowval ? j->rowval : NULL, pn->msg, sizeof pn->msg);
+        else if (arg)
+            pn->rc = gp_cuda_rarg(j->cu, pn->buf, rows, cols, pn->row0, x->t, x->k, x->axis, j->key, j->idx, pn->msg,
+                                  sizeof pn->msg);
+        else
+            pn->rc = gp_cuda_rext(j->cu, pn->buf, rows, cols, x->t, x->k, x->axis, j->key, j->nan, pn->msg,
+                                  sizeof pn->msg);
+    } else if (sum) {
+        gp_cpu_rsum(pn->buf, rows, cols, x->t, x->k, x->axis, x->f, j->acc);
+    } else if (arg) {
+        gp_cpu_rarg(pn->buf, rows, cols, pn->row0, x->t, x->k, x->axis, j->key, j->idx);
+    } else {
+        gp_cpu_rext(pn->buf, rows, cols, x->t, x->k, x->axis, j->key, j->nan);
+    }
+}
+
+/* Rows axis: the panel's results, in order (the first that cannot be given fails the command). */
+static void reduce_panel_done(gp_rpanel *pn, void *ctx, gp_error *err)
+{
+    rctx_panels *j = ctx;
+    const rctx *x = j->x;
+    if (x->axis != GP_AXIS_ROWS) return;
+    size_t off = pn->row0 - j->rb0;
+    for (size_t i = 0; i < pn->rows; i++) {
+        const char *why = NULL;
+        if (finalize(x, j->acc ? j->acc + i * x->w : NULL, x->rowval ? j->rowval + i : NULL, j->key ? j->key[i] : 0,
+                     j->nan ? j->nan[i] : 0, j->idx ? j->idx[i] : 0, j->cols, &j->res[off + i], &why)) {
+            gp__fail(err, GP_EINVAL, "%s: %s of row %zu %s", j->input, gp_rop_name(x->op), pn->row0 + i, why);
+            return;
         }
     }
-    j->seconds = gp__now() - t;
 }
 
 static const char *axis_name(gp_raxis a) { return a == GP_AXIS_ALL ? "all" : a == GP_AXIS_ROWS ? "rows" : "cols"; }
@@ -384,7 +403,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
 {
     int rank, nranks;
     gp__begin(comm, err, &rank, &nranks);
-    double t0 = gp__now(), tsetup = 0, tread = 0, tkern = 0, twait = 0;
+    double t0 = gp__now(), tsetup = 0;
     gp__watchdog_start(comm, o->input);
 
     gp_rin in;
@@ -392,12 +411,10 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     in.mtype = in.h.file = in.h.dset = in.h.type = H5I_INVALID_HID;
     gp_cuda_reduce *cu = NULL;
     int use_cuda = 0, have_out = 0;
-    void *buf[2] = {0, 0};
-    int pinned[2] = {0, 0};   /* page-locked for the GPU's uploads */
+    gp_rstream rs = {0};
     int64_t *acc = NULL, *nan = NULL;
     double *rowval = NULL;
     uint64_t *key = NULL, *idx = NULL, *res = NULL, *all = NULL;
-    gp_worker *worker = NULL;
     gp_h5_out out;
     memset(&out, 0, sizeof out);
     out.file = out.dset = H5I_INVALID_HID;
@@ -458,9 +475,8 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
                  gp__human_bytes((double)mem, a, sizeof a), axis_name(x.axis), gp__human_bytes((double)fixed, b, sizeof b));
     }
     if ((st = gp__agree(comm, err))) goto done;
-    npanels = maxrows ? (maxrows + k - 1) / k : 0;
     size_t nacc = x.axis == GP_AXIS_ROWS ? k : ntarget;
-    for (int i = 0; i < 2; i++) buf[i] = malloc((k * C * es) != 0 ? k * C * es : 64);
+    int nomem = gp__rstream_open(&rs, k * C * es, use_cuda ? cu : NULL);
     if (is_sum) {
         acc = calloc(nacc ? nacc * x.w : 1, 8);
         if (x.rowval) rowval = calloc(k, 8);
@@ -470,67 +486,21 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
         if (is_arg) idx = malloc((nacc ? nacc : 1) * 8);
     }
     res = calloc(rb.count + C + 1, 8);
-    worker = gp__worker_create();
-    if (!buf[0] || !buf[1] || (is_sum ? !acc || (x.rowval && !rowval) : (!key || !nan || (is_arg && !idx))) || !res ||
-        !worker)
+    if (nomem || (is_sum ? !acc || (x.rowval && !rowval) : (!key || !nan || (is_arg && !idx))) || !res)
         gp__fail(err, GP_ENOMEM, "%s: cannot allocate the panel buffers (%zu rows per panel); lower --mem or --panel-rows",
                  o->input, k);
     if ((st = gp__agree(comm, err))) goto done;
-    for (int i = 0; i < 2 && use_cuda; i++) pinned[i] = gp_cuda_reduce_pin(cu, buf[i], k * C * es);
     if (key)
         for (size_t i = 0; i < nacc; i++) key[i] = gp_rext_identity(x.k);
     if (idx)
         for (size_t i = 0; i < nacc; i++) idx[i] = GP_RARG_NONE;
 
-    /* panels, in lockstep: read s+1 while the worker reduces s */
+    /* panels, in lockstep: read p + 1 while the worker reduces p */
     tsetup = gp__now() - t0;
-    if (npanels) {
-        gp_range p0 = {rb.start, rb.count < k ? rb.count : k};
-        double t = gp__now();
-        gp__rin_read(&in, p0.start, p0.count, 0, (size_t)-1, buf[0], err);
-        gp__fault("read", 0, rank, err);
-        tread += gp__now() - t;
-        if ((st = gp__agree(comm, err))) goto done;
-    }
-    for (size_t s = 0; s < npanels; s++) {
-        size_t off = s * k;
-        size_t cnt = off < rb.count ? (rb.count - off < k ? rb.count - off : k) : 0;
-        if (x.axis == GP_AXIS_ROWS) {
-            if (acc) memset(acc, 0, cnt * x.w * 8);
-            if (key) { for (size_t i = 0; i < cnt; i++) key[i] = gp_rext_identity(x.k); memset(nan, 0, cnt * 8); }
-            if (idx) for (size_t i = 0; i < cnt; i++) idx[i] = GP_RARG_NONE;
-        }
-        rjob job = {&x, use_cuda, cu, buf[s % 2], cnt, C, rb.start + off, acc, rowval, key, nan, idx, 0, "", 0};
-        gp__worker_start(worker, reduce_job, &job);
-        if (s + 1 < npanels) {
-            size_t o2 = (s + 1) * k;
-            size_t c2 = o2 < rb.count ? (rb.count - o2 < k ? rb.count - o2 : k) : 0;
-            double t = gp__now();
-            gp__rin_read(&in, rb.start + (c2 ? o2 : 0), c2, 0, (size_t)-1, buf[(s + 1) % 2], err);
-            gp__fault("read", s + 1, rank, err);
-            tread += gp__now() - t;
-        }
-        double t = gp__now();
-        gp__worker_wait(worker);
-        twait += gp__now() - t;
-        tkern += job.seconds;
-        if (job.rc)
-            gp__fail(err, job.rc, "%s: reduce of panel %zu on %s failed: %s", o->input, s,
-                     use_cuda ? gp_cuda_reduce_desc(cu) : "cpu", job.msg);
-        gp__fault("kernel", s, rank, err);
-        if (!err->code && x.axis == GP_AXIS_ROWS) {
-            for (size_t i = 0; i < cnt; i++) {
-                const char *why = NULL;
-                if (finalize(&x, acc ? acc + i * x.w : NULL, x.rowval ? rowval + i : NULL, key ? key[i] : 0,
-                             nan ? nan[i] : 0, idx ? idx[i] : 0, C, &res[off + i], &why)) {
-                    gp__fail(err, GP_EINVAL, "%s: %s of row %zu %s", o->input, gp_rop_name(x.op), rb.start + off + i, why);
-                    break;
-                }
-            }
-        }
-        if ((st = gp__agree(comm, err))) goto done;
-        gp__watchdog_beat();
-    }
+    rctx_panels rp = {&x, use_cuda ? cu : NULL, C, rb.start, acc, rowval, key, nan, idx, res, o->input};
+    gp_rstream_ops ops = {"reduce", NULL, reduce_panel, reduce_panel_done, &rp};
+    if ((st = gp__rstream_run(comm, &rs, &in, k, &ops, err))) goto done;
+    npanels = rs.npanels;
 
     /* merge over ranks: integer sums of normalised limbs (exact), min/max of keys */
     size_t nres = 0, res0 = 0;   /* this rank's block of results */
@@ -629,7 +599,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     }
 
 done:;
-    gp__worker_destroy(worker);
+    gp__rstream_close(&rs);
     if (have_out) st = gp_h5_finish_output(comm, &out, err);
     double elapsed = gp__now() - t0;
     if (!st && rank == 0) {
@@ -680,17 +650,11 @@ done:;
             char hb[32], rate[32];
             gp__human_rate(bytes / elapsed, rate, sizeof rate);
             fprintf(stderr, "gpipe: %s over %s of %s:%s (%zux%zu %s, %s) on %d rank%s (%s), %zu panel%s of %zu rows, "
-                    "%.3f s, %s (rank 0: setup %.3f s, read %.3f s, %s %.3f s)\n", gp_rop_name(x.op), axis_name(x.axis),
+                    "%.3f s, %s (rank 0: setup %.3f s, read %.3f s, %skernel %.3f s)\n", gp_rop_name(x.op), axis_name(x.axis),
                     o->input, in.h.dset_path, in.h.rows, in.h.cols, in.tdesc, gp__human_bytes(bytes, hb, sizeof hb),
                     nranks, nranks > 1 ? "s" : "", be, npanels, npanels == 1 ? "" : "s", k, elapsed, rate, tsetup,
-                    tread, !use_cuda ? "kernel" : pinned[0] ? "upload from pinned panels + kernel" :
-                    "upload from pageable panels + kernel", tkern);
+                    rs.tread, gp__rstream_desc(&rs), rs.twork);
         }
-    }
-    (void)twait;
-    for (int i = 0; i < 2; i++) {
-        if (pinned[i]) gp_cuda_reduce_unpin(cu, buf[i]);
-        free(buf[i]);
     }
     free(acc);
     free(key);

@@ -238,6 +238,42 @@ size_t gp__rpanel_rows(size_t cols, size_t esize, size_t per_row_extra, int nbuf
                        size_t fixed, size_t panel_rows, size_t max_rows);
 /* Exact, reproducible MPI merge of int64 words by summation (counts of any size). */
 int gp__rallsum_i64(MPI_Comm comm, int64_t *v, size_t n);
+
+/* ---- the panel stream (rstream.c): read panel p + 1 while a worker thread works on panel p ---- */
+typedef struct gp_rpanel {         /* what the work sees of one panel */
+    size_t index;                  /* panel number */
+    size_t row0, rows;             /* its first row in the file and the rows read here (may be 0) */
+    const void *buf;               /* rows x cols elements in the memory type */
+    int rc;                        /* set by the work: nonzero fails the panel, msg says why */
+    char msg[512];
+} gp_rpanel;
+typedef struct gp_rstream_ops {
+    const char *what;              /* "<input>: <what> of panel <p> on <backend> failed: <msg>" */
+    /* optional: how many of the n rows from row0 of a panel to read (0 skips them) */
+    size_t (*select)(size_t row0, size_t n, void *ctx);
+    void (*work)(gp_rpanel *pn, void *ctx);                   /* on the worker thread */
+    void (*done)(gp_rpanel *pn, void *ctx, gp_error *e);      /* optional: then on this thread */
+    void *ctx;
+} gp_rstream_ops;
+typedef struct gp_rstream {
+    void *buf[2];                  /* two panel buffers of `bytes` */
+    size_t bytes, npanels;         /* npanels: of the last run (every rank the same) */
+    int pinned;                    /* both buffers page-locked for cu's uploads */
+    struct gp_worker *worker;
+    gp_cuda_reduce *cu;            /* the GPU, or NULL */
+    double tread, twork;           /* this rank's seconds in reads and in work, over all runs */
+} gp_rstream;
+/* Two buffers of `bytes`, a worker thread, pinned for cu (if not NULL). -1: out of memory
+ * (gp__rstream_close still required). */
+int gp__rstream_open(gp_rstream *s, size_t bytes, gp_cuda_reduce *cu);
+void gp__rstream_close(gp_rstream *s);
+/* "upload from pinned panels + ", "upload from pageable panels + " or "" (no GPU). */
+const char *gp__rstream_desc(const gp_rstream *s);
+/* Streams this rank's rows of `in` (gp__split over comm) in panels of k rows through ops.
+ * Collective; errors (the work's, a read's, the done callback's) are agreed on after each
+ * panel. */
+gp_status gp__rstream_run(MPI_Comm comm, gp_rstream *s, gp_rin *in, size_t k, const gp_rstream_ops *ops,
+                          gp_error *e);
 #endif /* !__CUDACC__ */
 
 #ifdef __cplusplus

@@ -116,25 +116,17 @@ static json_t *jnum(double d)
 
 typedef struct {
     gp_cuda_reduce *cu;   /* NULL: the CPU */
-    const void *buf;
-    size_t rows, cols, row0;
+    size_t cols;
     gp_rtype t;
     gp_rstats *s;
-    int rc;
-    char msg[512];
-    double seconds;
-} sjob;
+} sctx;
 
-static void stats_job(void *p)
+static void stats_panel(gp_rpanel *pn, void *ctx)
 {
-    sjob *j = p;
-    double t = gp__now();
-    j->rc = 0;
-    if (j->rows && j->cols) {
-        if (j->cu) j->rc = gp_cuda_rstats(j->cu, j->buf, j->rows, j->cols, j->row0, j->t, j->s, j->msg, sizeof j->msg);
-        else gp_cpu_rstats(j->buf, j->rows, j->cols, j->row0, j->t, j->s);
-    }
-    j->seconds = gp__now() - t;
+    sctx *c = ctx;
+    if (!pn->rows || !c->cols) return;
+    if (c->cu) pn->rc = gp_cuda_rstats(c->cu, pn->buf, pn->rows, c->cols, pn->row0, c->t, c->s, pn->msg, sizeof pn->msg);
+    else gp_cpu_rstats(pn->buf, pn->rows, c->cols, pn->row0, c->t, c->s);
 }
 
 gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
@@ -146,9 +138,7 @@ gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
     gp_rin in;
     memset(&in, 0, sizeof in);
     in.mtype = in.h.file = in.h.dset = in.h.type = H5I_INVALID_HID;
-    void *buf[2] = {0, 0};
-    int pinned[2] = {0, 0};   /* page-locked for the GPU's uploads */
-    gp_worker *worker = NULL;
+    gp_rstream rs = {0};
     gp_cuda_reduce *cu = NULL;
     int use_cuda = 0;
     gp_rstats s;
@@ -159,44 +149,17 @@ gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
     size_t mem = gp__rmem(comm, o->mem);
     gp__rdevice(comm, o->device ? o->device : "auto", &use_cuda, &cu, err);
     if ((st = gp__agree(comm, err))) goto done;
-    gp_range rb = gp__split(R, nranks, rank);
     size_t maxrows = gp__split(R, nranks, 0).count;
     size_t k = gp__rpanel_rows(C, es, 0, 2, mem, 0, o->panel_rows, maxrows);
     if (!k) gp__fail(err, GP_ENOMEM, "%s: --mem is too small for two panels of one row", o->input);
     if ((st = gp__agree(comm, err))) goto done;
-    size_t npanels = maxrows ? (maxrows + k - 1) / k : 0;
-    for (int i = 0; i < 2; i++) buf[i] = malloc((k * C * es) != 0 ? k * C * es : 64);
-    worker = gp__worker_create();
-    if (!buf[0] || !buf[1] || !worker)
+    if (gp__rstream_open(&rs, k * C * es, cu))
         gp__fail(err, GP_ENOMEM, "%s: cannot allocate two panels of %zu rows; lower --mem", o->input, k);
     if ((st = gp__agree(comm, err))) goto done;
-    for (int i = 0; i < 2 && use_cuda; i++) pinned[i] = gp_cuda_reduce_pin(cu, buf[i], k * C * es);
-    /* panels in lockstep: read p+1 while the worker takes the stats of p */
-    double tsetup = gp__now() - t0, tread = 0, twork = 0, t;
-    if (npanels) {
-        t = gp__now();
-        gp__rin_read(&in, rb.start, rb.count < k ? rb.count : k, 0, (size_t)-1, buf[0], err);
-        tread += gp__now() - t;
-        if ((st = gp__agree(comm, err))) goto done;
-    }
-    for (size_t p = 0; p < npanels; p++) {
-        size_t off = p * k, cnt = off < rb.count ? (rb.count - off < k ? rb.count - off : k) : 0;
-        sjob job = {cu, buf[p % 2], cnt, C, rb.start + off, in.t, &s, 0, "", 0};
-        gp__worker_start(worker, stats_job, &job);
-        if (p + 1 < npanels) {
-            size_t o2 = (p + 1) * k, c2 = o2 < rb.count ? (rb.count - o2 < k ? rb.count - o2 : k) : 0;
-            t = gp__now();
-            gp__rin_read(&in, rb.start + (c2 ? o2 : 0), c2, 0, (size_t)-1, buf[(p + 1) % 2], err);
-            tread += gp__now() - t;
-        }
-        gp__worker_wait(worker);
-        twork += job.seconds;
-        if (job.rc)
-            gp__fail(err, job.rc, "%s: stats of panel %zu on %s failed: %s", o->input, p, gp_cuda_reduce_desc(cu),
-                     job.msg);
-        if ((st = gp__agree(comm, err))) goto done;
-        gp__watchdog_beat();
-    }
+    double tsetup = gp__now() - t0;
+    sctx sc = {cu, C, in.t, &s};
+    gp_rstream_ops ops = {"stats", NULL, stats_panel, NULL, &sc};
+    if ((st = gp__rstream_run(comm, &rs, &in, k, &ops, err))) goto done;
     gp_rstats_allreduce(comm, &s);
     double elapsed = gp__now() - t0;
     if (rank == 0) {
@@ -263,18 +226,13 @@ gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
             char rate[32];
             gp__human_rate(bytes / elapsed, rate, sizeof rate);
             fprintf(stderr, "gpipe: stats of %s:%s on %d rank%s (%s), %zu panel%s of %zu rows, %.3f s, %s (rank 0: setup "
-                    "%.3f s, read %.3f s, %s %.3f s)\n", o->input, in.h.dset_path, nranks, nranks > 1 ? "s" : "",
-                    use_cuda ? gp_cuda_reduce_desc(cu) : "cpu", npanels, npanels == 1 ? "" : "s", k, elapsed, rate,
-                    tsetup, tread, !use_cuda ? "stats" : pinned[0] ? "upload from pinned panels + stats" :
-                    "upload from pageable panels + stats", twork);
+                    "%.3f s, read %.3f s, %sstats %.3f s)\n", o->input, in.h.dset_path, nranks, nranks > 1 ? "s" : "",
+                    use_cuda ? gp_cuda_reduce_desc(cu) : "cpu", rs.npanels, rs.npanels == 1 ? "" : "s", k, elapsed,
+                    rate, tsetup, rs.tread, gp__rstream_desc(&rs), rs.twork);
         }
     }
 done:
-    if (worker) gp__worker_destroy(worker);
-    for (int i = 0; i < 2; i++) {
-        if (pinned[i]) gp_cuda_reduce_unpin(cu, buf[i]);
-        free(buf[i]);
-    }
+    gp__rstream_close(&rs);
     if (cu) gp_cuda_reduce_destroy(cu);
     gp__rin_close(&in);
     gp__watchdog_stop();

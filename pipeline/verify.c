@@ -1,6 +1,6 @@
 /* pipeline/verify.c — `gpipe verify A B [--transposed]`: compares two datasets without gathering
- * them. Each rank streams its row panels of both files (reading panel p + 1 while a worker thread
- * hashes panel p) and adds xxh3(value bytes, seed = linear index in A's coordinates) into
+ * them. Each rank streams its row panels of both files (pipeline/rstream.c: panel p + 1 is read
+ * while a worker thread hashes panel p) and adds xxh3(value bytes, seed = linear index in A's coordinates) into
  * per-row-bucket fingerprints (sums mod 2^64: order-independent);
  * the buckets are merged over ranks. A mismatching bucket is narrowed to one row by a second
  * pass, and rank 0 reads that row of A and of B (B's column with --transposed) to name the
@@ -14,49 +14,53 @@
 
 #define NBUCKETS 4096
 
-/* One panel's fingerprints into fp (the worker's job): rows [g0, g0 + cnt) of the file. */
+/* What the fingerprint of one file's panels adds into: fp[(r - lo) / bs] for the element at
+ * A-coordinates (r, c) with lo <= r < hi. */
 typedef struct {
-    const unsigned char *b;
-    size_t g0, cnt, C, es, acols, lo, hi, bs;
-    int swap;
+    size_t C, es, acols, lo, hi, bs;
+    int swap;             /* the file is B = A's transpose: its row gi holds A's column gi */
     uint64_t *fp;
     gp_cuda_reduce *cu;   /* the GPU (NULL: the CPU), with hs: a sum per row or column */
     uint64_t *hs;
-    int rc;
-    char msg[256];
-} fpjob;
+} fpctx;
 
-static void fp_panel(void *arg)
+static size_t fp_select(size_t row0, size_t n, void *ctx)
 {
-    fpjob *j = arg;
-    const size_t C = j->C, es = j->es, lo = j->lo, hi = j->hi, bs = j->bs;
-    j->rc = 0;
-    if (j->cu && j->cnt) {   /* per-row (per-column with --transposed) sums on the GPU, then buckets */
+    const fpctx *c = ctx;   /* without --transposed only panels that meet [lo, hi) matter */
+    return !c->swap && (row0 >= c->hi || row0 + n <= c->lo) ? 0 : n;
+}
+
+/* One panel's fingerprints into fp (on the worker thread): rows [row0, row0 + rows) of the file. */
+static void fp_panel(gp_rpanel *pn, void *ctx)
+{
+    const fpctx *j = ctx;
+    const unsigned char *b = pn->buf;
+    const size_t C = j->C, es = j->es, lo = j->lo, hi = j->hi, bs = j->bs, g0 = pn->row0, cnt = pn->rows;
+    if (j->cu && cnt) {   /* per-row (per-column with --transposed) sums on the GPU, then buckets */
         if (!j->swap) {
-            j->rc = gp_cuda_rhash(j->cu, j->b, j->cnt, C, es, (uint64_t)j->g0 * j->acols, j->acols, 1, GP_AXIS_ROWS,
-                                  j->hs, j->msg, sizeof j->msg);
-            for (size_t i = 0; i < j->cnt && !j->rc; i++) {
-                size_t gi = j->g0 + i;
+            pn->rc = gp_cuda_rhash(j->cu, b, cnt, C, es, (uint64_t)g0 * j->acols, j->acols, 1, GP_AXIS_ROWS, j->hs,
+                                   pn->msg, sizeof pn->msg);
+            for (size_t i = 0; i < cnt && !pn->rc; i++) {
+                size_t gi = g0 + i;
                 if (gi >= lo && gi < hi) j->fp[(gi - lo) / bs] += j->hs[i];
             }
         } else {
-            j->rc = gp_cuda_rhash(j->cu, j->b, j->cnt, C, es, j->g0, 1, j->acols, GP_AXIS_COLS, j->hs, j->msg,
-                                  sizeof j->msg);
-            for (size_t c = lo; c < hi && c < C && !j->rc; c++) j->fp[(c - lo) / bs] += j->hs[c];
+            pn->rc = gp_cuda_rhash(j->cu, b, cnt, C, es, g0, 1, j->acols, GP_AXIS_COLS, j->hs, pn->msg, sizeof pn->msg);
+            for (size_t c = lo; c < hi && c < C && !pn->rc; c++) j->fp[(c - lo) / bs] += j->hs[c];
         }
         return;
     }
-    for (size_t i = 0; i < j->cnt; i++) {
-        size_t gi = j->g0 + i;
+    for (size_t i = 0; i < cnt; i++) {
+        size_t gi = g0 + i;
         if (!j->swap) {
             if (gi < lo || gi >= hi) continue;
-            j->fp[(gi - lo) / bs] += gp_rhash_run(j->b + i * C * es, C, es, (uint64_t)gi * j->acols, 1);
+            j->fp[(gi - lo) / bs] += gp_rhash_run(b + i * C * es, C, es, (uint64_t)gi * j->acols, 1);
         } else {  /* B[gi, c] is A[c, gi]: A's index c * acols + gi, a bucket per bs columns */
             for (size_t c = lo; c < hi && c < C;) {
                 size_t ce = c - (c - lo) % bs + bs;
                 if (ce > hi) ce = hi;
                 if (ce > C) ce = C;
-                j->fp[(c - lo) / bs] += gp_rhash_run(j->b + (i * C + c) * es, ce - c, es, (uint64_t)c * j->acols + gi,
+                j->fp[(c - lo) / bs] += gp_rhash_run(b + (i * C + c) * es, ce - c, es, (uint64_t)c * j->acols + gi,
                                                     j->acols);
                 c = ce;
             }
@@ -64,41 +68,15 @@ static void fp_panel(void *arg)
     }
 }
 
-/* Adds the fingerprints of every element of `in` (rank's panels) into fp: element at A-coordinates
- * (r, c) goes to fp[(r - lo) / bs] when lo <= r < hi. Panel p + 1 is read while the worker hashes
- * panel p (buf: two panels of k rows). */
+/* Adds the fingerprints of every element of `in` (this rank's panels of k rows) into fp. */
 static gp_status fingerprint(MPI_Comm comm, gp_rin *in, int swap, size_t acols, size_t lo, size_t hi, size_t bs,
-                             uint64_t *fp, size_t k, void *const buf[2], gp_worker *worker, gp_cuda_reduce *cu,
-                             uint64_t *hs, gp_error *e)
+                             uint64_t *fp, size_t k, gp_rstream *rs, uint64_t *hs, gp_error *e)
 {
-    int rank, nranks;
-    MPI_Comm_rank(comm, &rank);
-    MPI_Comm_size(comm, &nranks);
-    size_t R = in->h.rows, C = in->h.cols, es = in->esize;
-    gp_range rb = gp__split(R, nranks, rank);
-    size_t maxrows = gp__split(R, nranks, 0).count;
-    size_t npanels = maxrows ? (maxrows + k - 1) / k : 0;
-    gp_status st = GP_OK;
-    size_t cnt[2] = {0, 0};
-    for (size_t p = 0; p <= npanels; p++) {
-        /* read panel p (not past the last) while the worker hashes panel p - 1 */
-        fpjob job = {buf[(p + 1) % 2], rb.start + (p - 1) * k, cnt[(p + 1) % 2], C, es, acols, lo, hi, bs, swap, fp,
-                     es == 1 || es == 2 || es == 4 || es == 8 ? cu : NULL, hs, 0, ""};
-        if (p > 0) gp__worker_start(worker, fp_panel, &job);
-        if (p < npanels) {
-            size_t off = p * k, n = off < rb.count ? (rb.count - off < k ? rb.count - off : k) : 0;
-            /* without --transposed only panels that meet [lo, hi) matter (still entered collectively) */
-            if (!swap && n && (rb.start + off >= hi || rb.start + off + n <= lo)) n = 0;
-            cnt[p % 2] = n;
-            gp__rin_read(in, rb.start + (n ? off : 0), n, 0, (size_t)-1, buf[p % 2], e);
-        }
-        if (p > 0) gp__worker_wait(worker);
-        if (job.rc)
-            gp__fail(e, job.rc, "%s: fingerprint of panel %zu on %s failed: %s", in->h.path,
-                     p - 1, gp_cuda_reduce_desc(cu), job.msg);
-        if ((st = gp__agree(comm, e))) return st;
-    }
-    return st;
+    size_t es = in->esize;
+    fpctx c = {in->h.cols, es, acols, lo, hi, bs, swap, fp, es == 1 || es == 2 || es == 4 || es == 8 ? rs->cu : NULL,
+               hs};
+    gp_rstream_ops ops = {"fingerprint", fp_select, fp_panel, NULL, &c};
+    return gp__rstream_run(comm, rs, in, k, &ops, e);
 }
 
 static void fmt_value(const gp_rin *in, const unsigned char *v, char *out, size_t n)
@@ -135,9 +113,7 @@ gp_status gp_verify(MPI_Comm comm, const gp_verify_opts *o, int *differ, char *m
     memset(&b, 0, sizeof b);
     a.mtype = a.h.file = a.h.dset = a.h.type = H5I_INVALID_HID;
     b.mtype = b.h.file = b.h.dset = b.h.type = H5I_INVALID_HID;
-    void *buf[2] = {0, 0};
-    int pinned[2] = {0, 0};
-    gp_worker *worker = NULL;
+    gp_rstream rs = {0};
     gp_cuda_reduce *cu = NULL;
     int use_cuda = 0;
     uint64_t *fa = NULL, *fb = NULL, *hs = NULL;
@@ -169,21 +145,19 @@ gp_status gp_verify(MPI_Comm comm, const gp_verify_opts *o, int *differ, char *m
                                o->panel_rows, 0);
     if (!k) gp__fail(err, GP_ENOMEM, "%s: --mem is too small for two panels of one row", o->a);
     if ((st = gp__agree(comm, err))) goto done;
-    for (int i = 0; i < 2; i++) buf[i] = malloc((k * maxc * es) != 0 ? k * maxc * es : 64);
-    worker = gp__worker_create();
+    int nomem = gp__rstream_open(&rs, k * maxc * es, cu);
     fa = calloc(NBUCKETS, 8);
     fb = calloc(NBUCKETS, 8);
     if (use_cuda) hs = malloc((k > maxc ? k : maxc) * 8 + 8);
-    if (!buf[0] || !buf[1] || !worker || !fa || !fb || (use_cuda && !hs))
+    if (nomem || !fa || !fb || (use_cuda && !hs))
         gp__fail(err, GP_ENOMEM, "%s: cannot allocate two panels of %zu rows; lower --mem", o->a, k);
     if ((st = gp__agree(comm, err))) goto done;
-    for (int i = 0; i < 2 && use_cuda; i++) pinned[i] = gp_cuda_reduce_pin(cu, buf[i], k * maxc * es);
 
     /* pass 1: row buckets over A's rows */
     size_t lo = 0, hi = R, bs = R ? (R + NBUCKETS - 1) / NBUCKETS : 1;
     size_t nb = R ? (R + bs - 1) / bs : 0;
-    if ((st = fingerprint(comm, &a, 0, C, lo, hi, bs, fa, k, buf, worker, cu, hs, err))) goto done;
-    if ((st = fingerprint(comm, &b, o->transposed, C, lo, hi, bs, fb, k, buf, worker, cu, hs, err))) goto done;
+    if ((st = fingerprint(comm, &a, 0, C, lo, hi, bs, fa, k, &rs, hs, err))) goto done;
+    if ((st = fingerprint(comm, &b, o->transposed, C, lo, hi, bs, fb, k, &rs, hs, err))) goto done;
     MPI_Allreduce(MPI_IN_PLACE, fa, (int)nb, MPI_UINT64_T, MPI_SUM, comm);
     MPI_Allreduce(MPI_IN_PLACE, fb, (int)nb, MPI_UINT64_T, MPI_SUM, comm);
     size_t bad = nb;
@@ -197,8 +171,8 @@ gp_status gp_verify(MPI_Comm comm, const gp_verify_opts *o, int *differ, char *m
     if (hi - lo > 1) {
         memset(fa, 0, NBUCKETS * 8);
         memset(fb, 0, NBUCKETS * 8);
-        if ((st = fingerprint(comm, &a, 0, C, lo, hi, 1, fa, k, buf, worker, cu, hs, err))) goto done;
-        if ((st = fingerprint(comm, &b, o->transposed, C, lo, hi, 1, fb, k, buf, worker, cu, hs, err))) goto done;
+        if ((st = fingerprint(comm, &a, 0, C, lo, hi, 1, fa, k, &rs, hs, err))) goto done;
+        if ((st = fingerprint(comm, &b, o->transposed, C, lo, hi, 1, fb, k, &rs, hs, err))) goto done;
         MPI_Allreduce(MPI_IN_PLACE, fa, (int)(hi - lo), MPI_UINT64_T, MPI_SUM, comm);
         MPI_Allreduce(MPI_IN_PLACE, fb, (int)(hi - lo), MPI_UINT64_T, MPI_SUM, comm);
         for (size_t i = 0; i < hi - lo; i++)
@@ -240,11 +214,7 @@ done:
                               "backend", use_cuda ? gp_cuda_reduce_desc(cu) : "cpu", "seconds", gp__now() - t0);
         gp__rjson(o->json, j, err);
     }
-    if (worker) gp__worker_destroy(worker);
-    for (int i = 0; i < 2; i++) {
-        if (pinned[i]) gp_cuda_reduce_unpin(cu, buf[i]);
-        free(buf[i]);
-    }
+    gp__rstream_close(&rs);
     if (cu) gp_cuda_reduce_destroy(cu);
     free(hs);
     free(fa);
