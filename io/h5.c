@@ -282,6 +282,7 @@ gp_status gp__h5_check_dataset(gp_h5_in *in, gp_error *e)
     hid_t dcpl = H5Dget_create_plist(in->dset);
     H5D_layout_t layout = dcpl >= 0 ? H5Pget_layout(dcpl) : H5D_LAYOUT_ERROR;
     in->filtered = layout == H5D_CHUNKED && H5Pget_nfilters(dcpl) > 0;
+    in->contiguous = layout == H5D_CONTIGUOUS;
     if (dcpl >= 0) H5Pclose(dcpl);
     const char *bad = in->type >= 0 ? gp_h5_type_unsupported(in->type) : "unreadable datatype";
     if (sp < 0 || nd < 0) {
@@ -368,6 +369,27 @@ void gp_h5_close_input(gp_h5_in *in)
     in->type = in->dset = in->file = H5I_INVALID_HID;
 }
 
+/* How a collective read reaches MPI-IO. Whole rows of a contiguous dataset are one extent of
+ * the file per rank: each rank reads its own (H5FD_MPIO_INDIVIDUAL_IO; the H5Dread stays
+ * collective). Blocks of columns go through MPI-IO's two-phase collective read, whose
+ * aggregators turn many short pieces into long reads (OMPIO picks one aggregator per 8 ranks,
+ * which then reads for all of them). The choice depends on the call, never on one rank's
+ * selection: every rank of a collective read must take the same path (or the read hangs).
+ * GPIPE_MPIIO=collective (always two-phase) or individual (never) overrides. */
+static int individual_reads(const gp_h5_in *in, int whole_rows)
+{
+    static int mode = -1;   /* 0 auto, 1 collective, 2 individual */
+    if (mode < 0) {
+        const char *s = getenv("GPIPE_MPIIO");
+        mode = s && !strcmp(s, "collective") ? 1 : s && !strcmp(s, "individual") ? 2 : 0;
+    }
+    if (mode) return mode == 2;
+    return whole_rows && in->contiguous;
+}
+
+static gp_status read_sel(gp_h5_in *in, hid_t mem_type, size_t row0, size_t nrows, size_t col0, size_t ncols,
+                          int whole_rows, void *buf, gp_error *e);
+
 gp_status gp_h5_read_block(gp_h5_in *in, size_t row0, size_t nrows, size_t col0, size_t ncols, void *buf,
                            gp_error *e)
 {
@@ -376,6 +398,17 @@ gp_status gp_h5_read_block(gp_h5_in *in, size_t row0, size_t nrows, size_t col0,
 
 gp_status gp_h5_read_block_as(gp_h5_in *in, hid_t mem_type, size_t row0, size_t nrows, size_t col0,
                               size_t ncols, void *buf, gp_error *e)
+{
+    return read_sel(in, mem_type, row0, nrows, col0, ncols, 0, buf, e);
+}
+
+gp_status gp_h5_read_rows_as(gp_h5_in *in, hid_t mem_type, size_t row0, size_t nrows, void *buf, gp_error *e)
+{
+    return read_sel(in, mem_type, row0, nrows, 0, in->cols, 1, buf, e);
+}
+
+static gp_status read_sel(gp_h5_in *in, hid_t mem_type, size_t row0, size_t nrows, size_t col0, size_t ncols,
+                          int whole_rows, void *buf, gp_error *e)
 {
     hid_t fs = H5Dget_space(in->dset), ms;
     if (nrows == 0 || ncols == 0) {
@@ -390,6 +423,7 @@ gp_status gp_h5_read_block_as(gp_h5_in *in, hid_t mem_type, size_t row0, size_t 
     }
     hid_t dxpl = coll_dxpl();
     if (in->independent) H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_INDEPENDENT);
+    else if (individual_reads(in, whole_rows)) H5Pset_dxpl_mpio_collective_opt(dxpl, H5FD_MPIO_INDIVIDUAL_IO);
     herr_t rc = H5Dread(in->dset, mem_type, ms, fs, dxpl, buf);
     char why[300] = "";
     if (rc < 0) h5why(why, sizeof why);
@@ -404,7 +438,7 @@ gp_status gp_h5_read_block_as(gp_h5_in *in, hid_t mem_type, size_t row0, size_t 
 
 gp_status gp_h5_read_rows(gp_h5_in *in, size_t row0, size_t nrows, void *buf, gp_error *e)
 {
-    return gp_h5_read_block(in, row0, nrows, 0, in->cols, buf, e);
+    return gp_h5_read_rows_as(in, in->type, row0, nrows, buf, e);
 }
 
 gp_status gp_h5_input_signature(MPI_Comm comm, gp_h5_in *in, char *buf, size_t n, gp_error *e)

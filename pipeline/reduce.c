@@ -66,7 +66,7 @@ void gp__rin_close(gp_rin *in)
 gp_status gp__rin_read(gp_rin *in, size_t row0, size_t nrows, size_t col0, size_t ncols, void *buf,
                        gp_error *e)
 {
-    if (ncols == (size_t)-1) { col0 = 0; ncols = in->h.cols; }
+    if (ncols == (size_t)-1) return gp_h5_read_rows_as(&in->h, in->mtype, row0, nrows, buf, e);
     return gp_h5_read_block_as(&in->h, in->mtype, row0, nrows, col0, ncols, buf, e);
 }
 

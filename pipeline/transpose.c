@@ -274,6 +274,14 @@ static void progress_end(gp_progress *p)
 }
 
 /* A buffer that will be filled `uses` times (the CPU backend's huge-page choice depends on it). */
+/* A panel of A: whole rows (staged: every rank its own file extent) or, direct, each rank's
+ * column slab of the same rows (MPI-IO's two-phase read redistributes them). */
+static void read_panel(gp_h5_in *in, int direct, gp_range rr, gp_range rc, void *buf, gp_error *e)
+{
+    if (direct) gp_h5_read_block(in, rr.start, rr.count, rc.start, rc.count, buf, e);
+    else gp_h5_read_rows(in, rr.start, rr.count, buf, e);
+}
+
 static void *xalloc(gp_backend *b, size_t bytes, size_t uses)
 {
     if (!bytes) bytes = 64;
@@ -494,7 +502,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
     if (n) {
         gp__plan_read_block(&plan, rank, 0, &rr, &rc);
         t = gp__now();
-        gp_h5_read_block(&in, rr.start, rr.count, rc.start, rc.count, rbuf[0], err);
+        read_panel(&in, direct, rr, rc, rbuf[0], err);
         gp__fault("read", 0, rank, err);
         tstage[ST_READ] += gp__now() - t;
         if ((st = gp__agree(comm, err))) goto done;
@@ -596,7 +604,7 @@ gp_status gp_transpose(MPI_Comm comm, const gp_transpose_opts *o, gp_error *err)
         if (i + 1 < n) {
             gp__plan_read_block(&plan, rank, i + 1, &rr, &rc);
             t = gp__now();
-            gp_h5_read_block(&in, rr.start, rr.count, rc.start, rc.count, rbuf[(i + 1) % 2], err);
+            read_panel(&in, direct, rr, rc, rbuf[(i + 1) % 2], err);
             gp__fault("read", i + 1, rank, err);
             tstage[ST_READ] += gp__now() - t;
         }
