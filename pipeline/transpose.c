@@ -114,13 +114,19 @@ static gp_status make_backend(MPI_Comm comm, const char *device, int threads, gp
 
 
 /* --strategy auto where the exchange is not NCCL (collective): direct when every rank is on one
- * node, each rank's column slab has rows of at least GP_DIRECT_MIN_RUN bytes, and the input's
- * chunks are not filtered (a rank's slab would decode every chunk it crosses, once per rank);
- * else alltoall. Measured on one node (bench/NOTES.md, "Exchange strategies"): direct was faster
- * with slab rows of 16 KiB (2 and 8 ranks, CPU and CUDA, in memory and out of core), tied at
- * 4 KiB, and slower below (1.2x at 1-2 KiB, 3x at 256 B: MPI-IO's collective read of short
- * pieces); across nodes nothing was measured, and the exchange stays with MPI's point-to-point.
+ * node, there are fewer than GP_DIRECT_MAX_RANKS ranks, each rank's column slab has rows of at
+ * least GP_DIRECT_MIN_RUN bytes, and the input's chunks are not filtered (a rank's slab would
+ * decode every chunk it crosses, once per rank); else alltoall. Measured on one node
+ * (bench/NOTES.md, "Exchange strategies" and the twenty-second session): direct was faster with
+ * slab rows of 16 KiB (2 and 8 ranks, CPU and CUDA, in memory and out of core), tied at 4 KiB,
+ * and slower below (1.2x at 1-2 KiB, 3x at 256 B: MPI-IO's collective read of short pieces).
+ * Since alltoall's whole-row reads skip MPI-IO's two-phase path (io/h5.c), alltoall is 1.25-1.5x
+ * faster than direct at 4 and 8 ranks on a 16-core host (every shape, type, backend and file
+ * system measured), while direct still wins at 2 ranks on a 2-core VM: direct's slab read goes
+ * through OMPIO's aggregators, one per 8 ranks, so its cost grows with the ranks it serves.
+ * Across nodes nothing was measured, and the exchange stays with MPI's point-to-point.
  * One rank: direct (one slab of whole rows). */
+#define GP_DIRECT_MAX_RANKS 4
 #define GP_DIRECT_MIN_RUN ((size_t)8192)
 static gp_strategy auto_strategy(MPI_Comm comm, const gp_h5_in *in)
 {
@@ -129,7 +135,8 @@ static gp_strategy auto_strategy(MPI_Comm comm, const gp_h5_in *in)
     if (P == 1) return GP_STRATEGY_DIRECT;            /* the same on every rank: no collective skipped */
     size_t run = in->cols / (size_t)P * in->esize;    /* the narrowest slab's row */
     int node1 = gp__single_node(comm);
-    return node1 && run >= GP_DIRECT_MIN_RUN && !in->filtered ? GP_STRATEGY_DIRECT : GP_STRATEGY_ALLTOALL;
+    return node1 && P < GP_DIRECT_MAX_RANKS && run >= GP_DIRECT_MIN_RUN && !in->filtered ? GP_STRATEGY_DIRECT
+                                                                                         : GP_STRATEGY_ALLTOALL;
 }
 
 /* --exchange: "mpi" (host buffers, pipeline/exchange.c) or "nccl" (device buffers, the
