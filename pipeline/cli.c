@@ -60,7 +60,7 @@ static const char *usage_transpose =
     "      --strategy auto|alltoall|direct  alltoall: ranks read row panels, transpose them and\n"
     "                             exchange blocks; direct: each rank reads the column slab it owns\n"
     "                             and MPI-IO's collective buffering does the exchange; auto\n"
-    "                             (default): direct when 1-3 ranks are on one node, each rank's\n"
+    "                             (default): direct when 1 or 2 ranks are on one node, each rank's\n"
     "                             slab has rows of >= 8 KiB and the input is not compressed, else\n"
     "                             alltoall (always with --exchange nccl); --json names the one taken\n"
     "      --exchange auto|mpi|nccl  how panels move between ranks: mpi (host buffers) or nccl\n"

@@ -120,13 +120,14 @@ static gp_status make_backend(MPI_Comm comm, const char *device, int threads, gp
  * (bench/NOTES.md, "Exchange strategies" and the twenty-second session): direct was faster with
  * slab rows of 16 KiB (2 and 8 ranks, CPU and CUDA, in memory and out of core), tied at 4 KiB,
  * and slower below (1.2x at 1-2 KiB, 3x at 256 B: MPI-IO's collective read of short pieces).
- * Since alltoall's whole-row reads skip MPI-IO's two-phase path (io/h5.c), alltoall is 1.25-1.5x
- * faster than direct at 4 and 8 ranks on a 16-core host (every shape, type, backend and file
- * system measured), while direct still wins at 2 ranks on a 2-core VM: direct's slab read goes
- * through OMPIO's aggregators, one per 8 ranks, so its cost grows with the ranks it serves.
+ * Since alltoall's whole-row reads skip MPI-IO's two-phase path (io/h5.c), alltoall is 1.2-1.5x
+ * faster than direct at 3, 4 and 8 ranks on a 16-core host (every shape, type, backend and file
+ * system measured), while direct still wins at 2 ranks (1.6x there, and on a 2-core VM):
+ * direct's slab read goes through OMPIO's aggregators, one per 8 ranks, so its cost grows with
+ * the ranks it serves.
  * Across nodes nothing was measured, and the exchange stays with MPI's point-to-point.
  * One rank: direct (one slab of whole rows). */
-#define GP_DIRECT_MAX_RANKS 4
+#define GP_DIRECT_MAX_RANKS 3
 #define GP_DIRECT_MIN_RUN ((size_t)8192)
 static gp_strategy auto_strategy(MPI_Comm comm, const gp_h5_in *in)
 {

@@ -503,8 +503,8 @@ def case_threads_auto(ctx):
 
 
 def case_strategy_auto(ctx):
-    """--strategy auto (the default), as the JSON summary names it: on one node with fewer than 4
-    ranks direct when every rank's column slab has rows of >= 8 KiB, else alltoall; alltoall for
+    """--strategy auto (the default), as the JSON summary names it: on one node with 1 or 2 ranks
+    direct when every rank's column slab has rows of >= 8 KiB, else alltoall; alltoall for
     compressed chunks (direct would decode a chunk once per rank whose slab crosses it); one rank:
     direct. An explicit strategy as given."""
     d = ctx.suite.casedir("strategy_auto")
@@ -514,7 +514,7 @@ def case_strategy_auto(ctx):
     write_np(wide, "/A", rand_array("<f8", (7, 4099), rng), mode="w")      # slab rows >= 8192 B at 1-4 ranks
     write_np(narrow, "/A", rand_array("<f8", (257, 131), rng), mode="w")   # at 2 ranks 520 B
     write_np(gz, "/A", rand_array("<i4", (37, 4099), rng), mode="w", chunks=(16, 64), compression="gzip")
-    wide_auto = "direct" if ctx.np < 4 else "alltoall"
+    wide_auto = "direct" if ctx.np < 3 else "alltoall"
     for inp, flags, want in ((wide, [], wide_auto), (narrow, [], "direct" if one else "alltoall"),
                              (gz, [], "direct" if one else "alltoall"),
                              (wide, ["--strategy", "alltoall"], "alltoall"), (narrow, ["--strategy", "direct"], "direct"),
