@@ -1111,45 +1111,71 @@ GP_LANES static int f64_sqerr(const double *restrict p, size_t n, double *restri
 STATS_FLOAT(f32, float, uint32_t, 0)
 STATS_FLOAT(f64, double, uint64_t, 1)
 
-#define STATS_INT(NAME, T, WIDE, KEY)                                                                    \
+/* Integer stats over the panel as one flat run, in blocks of CHUNK elements: the checksum, the
+ * extrema (IEXT's vectorised min and max), the sum and the sum of squares in 64 bits per block
+ * where they cannot overflow (values of at most 32 bits; squares of at most 16 bits, or of 32
+ * bits split into their 32-bit halves), deposited exactly into the accumulators after each
+ * block. 64-bit values take the 128-bit path element by element. (The element loop with keys
+ * and 128-bit adds for every type ran at 1.4 GB/s for i32.) */
+#define IB 4096   /* integer stats: elements per block that every pass reads while it is in cache */
+#define STATS_INT(NAME, T)                                                                               \
+    GP_WIDE static void NAME##_sqhl(const T *restrict p, size_t m, uint64_t *hi, uint64_t *lo)       \
+    {                                                                                               \
+        uint64_t h = 0, l = 0;                                                                      \
+        for (size_t i = 0; i < m; i++) {                                                            \
+            const uint64_t a = (uint64_t)NAME##_mag(p[i]), q = a * a;                               \
+            h += q >> 32;                                                                           \
+            l += q & 0xffffffffu;                                                                   \
+        }                                                                                           \
+        *hi = h;                                                                                    \
+        *lo = l;                                                                                    \
+    }                                                                                               \
     static void NAME##_stats(const T *x, size_t rows, size_t cols, size_t row0, gp_rstats *s)        \
     {                                                                                               \
         __int128 sum = 0; unsigned __int128 q = 0; uint64_t qc = 0, h = 0;                          \
         uint64_t kmin = s->kmin, kmax = s->kmax;                                                    \
-        size_t since = 0;                                                                           \
-        for (size_t r = 0; r < rows; r++) {                                                         \
-            const T *p = x + r * cols;                                                              \
-            h += gp_rhash_run(p, cols, sizeof(T), (uint64_t)(row0 + r) * cols, 1);                  \
-            for (size_t c = 0; c < cols; c++) {                                                     \
-                T v = p[c];                                                                         \
-                uint64_t kk = KEY;                                                                  \
-                kmin = kk < kmin ? kk : kmin;                                                       \
-                kmax = kk > kmax ? kk : kmax;                                                       \
-                NAME##_one(v, 0, &sum, &q, &qc);                                                    \
-                NAME##_one(v, 1, &sum, &q, &qc);                                                    \
+        const size_t n = rows * cols;                                                               \
+        const uint64_t i0 = (uint64_t)row0 * cols;                                                  \
+        for (size_t done = 0; done < n;) {                                                          \
+            const size_t m = n - done < CHUNK ? n - done : CHUNK;                                   \
+            for (size_t j = done; j < done + m; j += IB) {   /* the passes over one cached block */ \
+                const size_t nb = done + m - j < IB ? done + m - j : IB;                            \
+                const T *p = x + j;                                                                 \
+                h += gp_rhash_run(p, nb, sizeof(T), i0 + j, 1);                                     \
+                const uint64_t lo = NAME##_ext_run(p, nb, 0), hi = NAME##_ext_run(p, nb, 1);        \
+                kmin = lo < kmin ? lo : kmin;                                                       \
+                kmax = hi > kmax ? hi : kmax;                                                       \
+                if (sizeof(T) <= 4) sum += NAME##_sum64(p, nb);   /* < 2^24 values: no overflow */  \
+                else for (size_t i = 0; i < nb; i++) NAME##_one(p[i], 0, &sum, &q, &qc);             \
+                if (sizeof(T) <= 2) {                                                               \
+                    q += NAME##_sq64(p, nb);                                                        \
+                } else if (sizeof(T) == 4) {                                                        \
+                    uint64_t qh, ql;                                                                \
+                    NAME##_sqhl(p, nb, &qh, &ql);                                                   \
+                    q += ((unsigned __int128)qh << 32) + ql;                                        \
+                } else {                                                                            \
+                    for (size_t i = 0; i < nb; i++) NAME##_one(p[i], 1, &sum, &q, &qc);             \
+                }                                                                                   \
             }                                                                                       \
-            since += cols;                                                                          \
-            if (since >= CHUNK || r + 1 == rows) {                                                  \
-                dep128(s->s, sum);                                                                  \
-                depu192(s->q, q, qc);                                                               \
-                sum = 0; q = 0; qc = 0;                                                             \
-                gp_xnorm(s->s, s->fs.nl);                                                           \
-                gp_xnorm(s->q, s->fq.nl);                                                           \
-                since = 0;                                                                          \
-            }                                                                                       \
+            dep128(s->s, sum);                                                                      \
+            depu192(s->q, q, qc);                                                                   \
+            sum = 0; q = 0; qc = 0;                                                                 \
+            gp_xnorm(s->s, s->fs.nl);                                                               \
+            gp_xnorm(s->q, s->fq.nl);                                                               \
+            done += m;                                                                              \
         }                                                                                           \
         s->kmin = kmin; s->kmax = kmax; s->checksum += h;                                           \
-        s->count += (int64_t)(rows * cols);                                                         \
-        s->finite += (int64_t)(rows * cols);                                                        \
+        s->count += (int64_t)n;                                                                     \
+        s->finite += (int64_t)n;                                                                    \
     }
-STATS_INT(i8, int8_t, int64_t, gp_key_i(v))
-STATS_INT(i16, int16_t, int64_t, gp_key_i(v))
-STATS_INT(i32, int32_t, int64_t, gp_key_i(v))
-STATS_INT(i64, int64_t, int64_t, gp_key_i(v))
-STATS_INT(u8, uint8_t, uint64_t, (uint64_t)v)
-STATS_INT(u16, uint16_t, uint64_t, (uint64_t)v)
-STATS_INT(u32, uint32_t, uint64_t, (uint64_t)v)
-STATS_INT(u64, uint64_t, uint64_t, (uint64_t)v)
+STATS_INT(i8, int8_t)
+STATS_INT(i16, int16_t)
+STATS_INT(i32, int32_t)
+STATS_INT(i64, int64_t)
+STATS_INT(u8, uint8_t)
+STATS_INT(u16, uint16_t)
+STATS_INT(u32, uint32_t)
+STATS_INT(u64, uint64_t)
 
 #define DISPATCH_STATS(NAME, T) case GP_RT_##NAME: NAME##_stats((const T *)buf, rows, cols, row0, s); break;
 void gp_cpu_rstats(const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rstats *s)

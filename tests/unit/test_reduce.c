@@ -508,6 +508,66 @@ static void test_stats_floats(void **state)
         }
 }
 
+/* Integer stats (kernels/cpu/reduce.c STATS_INT: blocks of 4096 values, 64-bit partial sums,
+ * 32-bit squares split into halves) against independent references: the exact sums and sums of
+ * squares of gp_cpu_rsum over all elements (its own loops), min/max keys and the checksum by
+ * naive loops (libxxhash's XXH3); every integer type, each type's extremes, block edges, one
+ * panel and two. */
+static void test_stats_integers(void **state)
+{
+    (void)state;
+    const gp_rtype ts[] = {GP_RT_I8, GP_RT_I16, GP_RT_I32, GP_RT_I64, GP_RT_U8, GP_RT_U16, GP_RT_U32, GP_RT_U64};
+    const size_t shapes[][2] = {{1, 1}, {1, 4096}, {1, 4097}, {3, 5003}, {4099, 1}, {9, 1031}};
+    for (size_t ti = 0; ti < sizeof ts / sizeof *ts; ti++)
+        for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++)
+            for (int kind = 0; kind < 3; kind++) {
+                const gp_rtype t = ts[ti];
+                const size_t R = shapes[si][0], C = shapes[si][1], n = R * C, es = gp_rtype_size(t);
+                const int sgn = !gp_rtype_is_unsigned(t);
+                unsigned char *buf = malloc(n * es);
+                assert_non_null(buf);
+                for (size_t i = 0; i < n; i++) {
+                    uint64_t v = rnd();   /* kind 0: any bits; 1: each type's extremes; 2: all the minimum */
+                    const uint64_t lo = sgn ? (uint64_t)1 << (8 * es - 1) : 0, hi = sgn ? lo - 1 : ~0ull;
+                    if (kind == 1 && i % 3 == 0) v = lo;
+                    if (kind == 1 && i % 3 == 1) v = hi;
+                    if (kind == 2) v = sgn ? lo : hi;
+                    memcpy(buf + i * es, &v, es);   /* little-endian: the low bytes */
+                }
+                const size_t row0 = 3 + si;
+                gp_rstats g, h, r;
+                gp_rstats_init(&g, t);
+                gp_rstats_init(&h, t);
+                gp_rstats_init(&r, t);
+                int64_t as[GP_XNL_MAX + 3] = {0}, aq[GP_XNL_MAX + 3] = {0};
+                gp_cpu_rsum(buf, R, C, t, GP_RK_SUM, GP_AXIS_ALL, r.fs, as);
+                gp_cpu_rsum(buf, R, C, t, GP_RK_SQ, GP_AXIS_ALL, r.fq, aq);
+                for (size_t i = 0; i < n; i++) {
+                    uint64_t u = 0;
+                    memcpy(&u, buf + i * es, es);
+                    int64_t v = sgn && es < 8 && (u >> (8 * es - 1)) ? (int64_t)(u | (~0ull << (8 * es))) : (int64_t)u;
+                    const uint64_t k = sgn ? gp_key_i(v) : u;
+                    r.kmin = k < r.kmin ? k : r.kmin;
+                    r.kmax = k > r.kmax ? k : r.kmax;
+                    r.checksum += XXH3_64bits_withSeed(buf + i * es, es, (uint64_t)row0 * C + i);
+                }
+                gp_cpu_rstats(buf, R, C, row0, t, &g);
+                const size_t r1 = R / 2;
+                gp_cpu_rstats(buf, r1, C, row0, t, &h);
+                gp_cpu_rstats(buf + r1 * C * es, R - r1, C, row0 + r1, t, &h);
+                const gp_rstats *v2[2] = {&g, &h};
+                for (int j = 0; j < 2; j++) {
+                    assert_memory_equal(v2[j]->s, as, (size_t)r.fs.nl * 8);
+                    assert_memory_equal(v2[j]->q, aq, (size_t)r.fq.nl * 8);
+                    assert_true(v2[j]->kmin == r.kmin && v2[j]->kmax == r.kmax);
+                    assert_true(v2[j]->checksum == r.checksum);
+                    assert_true(v2[j]->count == (int64_t)n && v2[j]->finite == (int64_t)n && !v2[j]->nan);
+                    assert_true(!v2[j]->qover && !v2[j]->pinf && !v2[j]->ninf);
+                }
+                free(buf);
+            }
+}
+
 /* Sums and sums of squares of the narrow integer types (kernels/cpu/reduce.c: values of at most
  * 32 bits summed in 64 bits per chunk, squares of at most 16 bits in unsigned 64, the loops the
  * compiler vectorises) on every axis against 128-bit loops here, with each type's extremes. */
@@ -934,7 +994,7 @@ int main(void)
         cmocka_unit_test(test_arg),            cmocka_unit_test(test_f32_runs),
         cmocka_unit_test(test_f32_cols_fold),
         cmocka_unit_test(test_lanes),          cmocka_unit_test(test_ext_floats),
-        cmocka_unit_test(test_stats_floats),     cmocka_unit_test(test_integers_narrow),
+        cmocka_unit_test(test_stats_floats),     cmocka_unit_test(test_stats_integers),     cmocka_unit_test(test_integers_narrow),
         cmocka_unit_test(test_arg_floats),       cmocka_unit_test(test_ext_ints),
         cmocka_unit_test(test_arg_ints),         cmocka_unit_test(test_rhash_run),
     };
