@@ -118,54 +118,62 @@ static gp_status coef_load(MPI_Comm comm, const gp_job *j, const gp_jstage *s, c
 }
 
 /* ---- per-column moments (standardize) -------------------------------------------------------- */
+/* Panels stream through rstream: the worker maps panel p (the chain before standardize),
+ * transposes it so each column is contiguous and adds each column to its exact accumulators
+ * while panel p + 1 is read. */
+typedef struct {
+    const gp_mapchain *prefix;
+    void *mbuf, *tbuf;
+    gp_rstats *cs;
+    size_t cols, oes;
+    gp_rtype t;
+} mctx;
+
+static void moments_panel(gp_rpanel *pn, void *ctx)
+{
+    mctx *m = ctx;
+    size_t n = pn->rows;
+    if (!n || !m->cols) return;
+    if ((pn->rc = gp_cpu_map(m->prefix, pn->buf, m->mbuf, n, m->cols, 0, pn->msg, sizeof pn->msg))) return;
+    gp_cpu_transpose(m->mbuf, m->tbuf, n, m->cols, m->oes);
+    for (size_t c = 0; c < m->cols; c++)
+        gp_cpu_rstats((const char *)m->tbuf + c * n * m->oes, n, 1, 0, m->t, &m->cs[c]);
+}
+
 gp_status gp_job_column_moments(MPI_Comm comm, const char *file, const char *dataset, const gp_mapchain *prefix,
                                 size_t mem, size_t panel_rows, double *mean, double *std, gp_error *e)
 {
-    int rank, nranks;
-    MPI_Comm_rank(comm, &rank);
+    int nranks;
     MPI_Comm_size(comm, &nranks);
-    gp_h5_in in;
-    memset(&in, 0, sizeof in);
-    in.file = in.dset = in.type = H5I_INVALID_HID;
-    void *rbuf = NULL, *mbuf = NULL, *tbuf = NULL;
+    gp_rin in;
+    gp_rstream rs = {0};
+    void *mbuf = NULL, *tbuf = NULL;
     gp_rstats *cs = NULL;
     int64_t *words = NULL;
-    gp_status st = gp_h5_open_input(comm, file, dataset, &in, e);
-    if (st) return st;
-    size_t R = in.rows, C = in.cols, ies = in.esize;
+    gp_status st = gp__rin_open(comm, file, dataset, GP_RIN_RAW, &in, e);
+    if (st) { gp__rin_close(&in); return st; }
+    size_t R = in.h.rows, C = in.h.cols, ies = in.esize;
     gp_rtype t = gp_mapchain_out(prefix);
     size_t oes = gp_rtype_size(t);
     if (!mem) mem = gp__default_mem(comm);
-    gp_range rb = gp__split(R, nranks, rank);
     size_t maxrows = gp__split(R, nranks, 0).count;
-    size_t k = gp__rpanel_rows(C, ies + 2 * oes, 0, 1, mem, C * sizeof(gp_rstats), panel_rows, maxrows);
+    /* the read (a second one when overlapped), the mapped and the transposed panel, the
+     * accumulators; panels of at most 256 MiB over the first three */
+    size_t k = gp__rpanel_rows(C, ies + 2 * oes, C * ies, 1, mem, C * sizeof(gp_rstats), panel_rows, maxrows);
     if (!k) k = 1;
-    size_t npanels = maxrows ? (maxrows + k - 1) / k : 0;
-    rbuf = malloc(k * C * ies + 64);
     mbuf = malloc(k * C * oes + 64);
     tbuf = malloc(k * C * oes + 64);
     cs = malloc((C ? C : 1) * sizeof *cs);
-    if (!rbuf || !mbuf || !tbuf || !cs)
+    if (gp__rstream_open(comm, &rs, k * C * ies, NULL, GP_RWORK_HEAVY) || !mbuf || !tbuf || !cs)
         gp__fail(e, GP_ENOMEM, "%s: cannot allocate the buffers of the column statistics (%zu rows per panel); lower mem", file, k);
     if ((st = gp__agree(comm, e))) goto done;
     for (size_t c = 0; c < C; c++) gp_rstats_init(&cs[c], t);
-    for (size_t p = 0; p < npanels; p++) {
-        size_t off = p * k, cnt = off < rb.count ? (rb.count - off < k ? rb.count - off : k) : 0;
-        gp_h5_read_rows(&in, rb.start + (cnt ? off : 0), cnt, rbuf, e);
-        if ((st = gp__agree(comm, e))) goto done;
-        if (!cnt) continue;
-        char msg[512] = "";
-        if (gp_cpu_map(prefix, rbuf, mbuf, cnt, C, 0, msg, sizeof msg))
-            gp__fail(e, GP_EINVAL, "%s:%s: %s", file, in.dset_path, msg);
-        if (e->code) break;
-        gp_cpu_transpose(mbuf, tbuf, cnt, C, oes);
-        for (size_t c = 0; c < C; c++)
-            gp_cpu_rstats((const char *)tbuf + c * cnt * oes, cnt, 1, 0, t, &cs[c]);
-    }
-    if ((st = gp__agree(comm, e))) goto done;
+    mctx m = {prefix, mbuf, tbuf, cs, C, oes, t};
+    gp_rstream_ops ops = {"column statistics", NULL, moments_panel, NULL, &m, "cpu"};
+    if ((st = gp__rstream_run(comm, &rs, &in, k, &ops, e))) goto done;
     /* merge: exact integer sums of every column's limbs and counts */
-    size_t per = (size_t)cs[0].fs.nl + (size_t)cs[0].fq.nl + 6;
     if (!C) goto done;
+    size_t per = (size_t)cs[0].fs.nl + (size_t)cs[0].fq.nl + 6;
     words = malloc(C * per * sizeof *words);
     if (!words) gp__fail(e, GP_ENOMEM, "out of memory merging column statistics");
     if ((st = gp__agree(comm, e))) goto done;
@@ -189,84 +197,93 @@ gp_status gp_job_column_moments(MPI_Comm comm, const char *file, const char *dat
         gp_rstats_moments(&cs[c], &mean[c], &std[c]);
     }
 done:
+    gp__rstream_close(&rs);
     free(words);
     free(cs);
-    free(rbuf);
     free(mbuf);
     free(tbuf);
-    gp_h5_close_input(&in);
+    gp__rin_close(&in);
     return st;
 }
 
 /* ---- map + write driver (a chain without transpose) ---------------------------------------- */
-static gp_status write_entry(MPI_Comm comm, const gp_job *j, const gp_job_entry *en, const gp_map *map, size_t mem,
-                             int force, size_t *panels, gp_error *e)
+/* The panel stream (rstream.c) reads panel p + 1 while its worker maps panel p; the write of
+ * panel p follows on this thread (reads and writes are collective MPI-IO, on one thread). */
+typedef struct {
+    const gp_map *map;     /* NULL: the rows are written as read */
+    void *mbuf;            /* the mapped panel */
+    gp_h5_out *out;
+    hid_t otype;
+    size_t cols, npanels;
+    int rank;
+} wctx;
+
+static void write_map(gp_rpanel *pn, void *ctx)
+{
+    wctx *w = ctx;
+    if (pn->rows) pn->rc = w->map->apply(w->map->ctx, pn->buf, w->mbuf, pn->rows, w->cols, 0, pn->msg, sizeof pn->msg);
+}
+
+static void write_panel(gp_rpanel *pn, void *ctx, gp_error *e)
+{
+    wctx *w = ctx;
+    size_t zero = 0, p = pn->index;
+    gp_h5_write_blocks(w->out, w->otype, pn->row0, pn->rows, 1, &zero, &w->cols, w->map ? w->mbuf : pn->buf, e);
+    gp__fault("write", p, w->rank, e);
+    if (!e->code && gp__signal_pending() && p + 1 < w->npanels)
+        gp__fail(e, GP_EINTR, "%s: interrupted by signal %d at panel %zu/%zu", w->out->final_path, gp__signal_pending(),
+                 p + 1, w->npanels);
+}
+
+static gp_status write_entry(MPI_Comm comm, const gp_job *j, const gp_job_entry *en, const gp_map *map,
+                             const char *map_where, int map_gpu, size_t mem, int force, size_t *panels,
+                             gp_error *e)
 {
     int rank, nranks;
     MPI_Comm_rank(comm, &rank);
     MPI_Comm_size(comm, &nranks);
-    gp_h5_in in;
+    gp_rin in;
     gp_h5_out out;
-    memset(&in, 0, sizeof in);
-    in.file = in.dset = in.type = H5I_INVALID_HID;
+    gp_rstream rs = {0};
     int have_out = 0;
-    void *rbuf = NULL, *mbuf = NULL;
-    gp_status st = gp_h5_open_input(comm, en->file, en->dataset[0] ? en->dataset : NULL, &in, e);
-    if (st) return st;
+    void *mbuf = NULL;
+    gp_status st = gp__rin_open(comm, en->file, en->dataset[0] ? en->dataset : NULL, GP_RIN_RAW, &in, e);
+    if (st) { gp__rin_close(&in); return st; }
     if ((st = gp_h5_check_output(comm, en->file, en->output, force, e))) goto done;
-    size_t R = in.rows, C = in.cols, ies = in.esize;
-    hid_t otype = map ? (hid_t)map->out_type : in.type;
+    size_t R = in.h.rows, C = in.h.cols, ies = in.esize;
+    hid_t otype = map ? (hid_t)map->out_type : in.h.type;
     size_t oes = H5Tget_size(otype);
     if (!mem) mem = gp__default_mem(comm);
-    gp_range rb = gp__split(R, nranks, rank);
     size_t maxrows = gp__split(R, nranks, 0).count;
-    size_t k = gp__rpanel_rows(C, ies + (map ? oes : 0), 0, 1, mem, 0, j->panel_rows, maxrows);
+    /* the read panel (a second one when overlapped) and the mapped one; at most 256 MiB over
+     * the read and the mapped panel */
+    size_t k = gp__rpanel_rows(C, ies + (map ? oes : 0), C * ies, 1, mem, 0, j->panel_rows, maxrows);
     if (!k) k = 1;
-    size_t npanels = maxrows ? (maxrows + k - 1) / k : 0;
-    *panels = npanels;
-    rbuf = malloc(k * C * ies + 64);
+    *panels = maxrows ? (maxrows + k - 1) / k : 0;
     mbuf = map ? malloc(k * C * oes + 64) : NULL;
-    if (!rbuf || (map && !mbuf))
+    if (gp__rstream_open(comm, &rs, k * C * ies, NULL, map_gpu ? GP_RWORK_GPU : GP_RWORK_LIGHT) || (map && !mbuf))
         gp__fail(e, GP_ENOMEM, "%s: cannot allocate panel buffers (%zu rows); lower mem", en->file, k);
     if ((st = gp__agree(comm, e))) goto done;
     st = gp_h5_create_output(comm, en->output, en->output_dataset, otype, R, C, j->chunk_r, j->chunk_c, &out, e);
     have_out = 1;
     if (st) goto done;
     char src[PATH_MAX + 1100];
-    snprintf(src, sizeof src, "%s:%s", en->file, in.dset_path);
+    snprintf(src, sizeof src, "%s:%s", en->file, in.h.dset_path);
     gp_h5_set_attr(&out, "gpipe_version", GP_VERSION, e);
     gp_h5_set_attr(&out, "gpipe_operation", "job", e);
     gp_h5_set_attr(&out, "gpipe_job", j->name, e);
     gp_h5_set_attr(&out, "gpipe_source", src, e);
     if ((st = gp__agree(comm, e))) goto done;
-    size_t zero = 0;
-    for (size_t p = 0; p < npanels; p++) {
-        size_t off = p * k, cnt = off < rb.count ? (rb.count - off < k ? rb.count - off : k) : 0;
-        size_t row0 = rb.start + (cnt ? off : 0);
-        gp_h5_read_rows(&in, row0, cnt, rbuf, e);
-        gp__fault("read", p, rank, e);
-        if ((st = gp__agree(comm, e))) goto done;
-        const void *wb = rbuf;
-        if (map && cnt) {
-            char msg[512] = "";
-            int rc = map->apply(map->ctx, rbuf, mbuf, cnt, C, 0, msg, sizeof msg);
-            if (rc) gp__fail(e, rc, "%s:%s: rows %zu..%zu: %s", en->file, in.dset_path, row0, row0 + cnt, msg);
-            wb = mbuf;
-        }
-        gp__fault("kernel", p, rank, e);
-        if ((st = gp__agree(comm, e))) goto done;
-        gp_h5_write_blocks(&out, otype, row0, cnt, 1, &zero, &C, wb, e);
-        gp__fault("write", p, rank, e);
-        if (gp__signal_pending() && p + 1 < npanels)
-            gp__fail(e, GP_EINTR, "%s: interrupted by signal %d at panel %zu/%zu", en->output, gp__signal_pending(),
-                     p + 1, npanels);
-        if ((st = gp__agree(comm, e))) goto done;
-    }
+    wctx w = {map, mbuf, &out, otype, C, *panels, rank};
+    gp_rstream_ops ops = {"map", NULL, map ? write_map : NULL, write_panel, &w, map_where};
+    double T0 = gp__now();
+    st = gp__rstream_run(comm, &rs, &in, k, &ops, e);
+    if (getenv("GP_DBG")) fprintf(stderr, "k=%zu panels=%zu read %.3f work %.3f total %.3f\n", k, *panels, rs.tread, rs.twork, gp__now() - T0);
 done:
+    gp__rstream_close(&rs);   /* the worker is idle: rstream_run waits for it before returning */
     if (have_out) st = gp_h5_finish_output(comm, &out, e);
-    free(rbuf);
     free(mbuf);
-    gp_h5_close_input(&in);
+    gp__rin_close(&in);
     return st;
 }
 
@@ -471,7 +488,8 @@ static gp_status run_entry(MPI_Comm comm, const gp_job *j, const gp_job_entry *e
         to.quiet = 1;
         st = gp_transpose(comm, &to, e);
     } else {
-        st = write_entry(comm, j, en, nmap ? &map : NULL, mem, force, &panels, e);
+        st = write_entry(comm, j, en, nmap ? &map : NULL, em.mc.cuda ? gp_cuda_map_desc(em.mc.cuda) : "cpu",
+                         em.mc.cuda != NULL, mem, force, &panels, e);
     }
     entry_map_free(&em);
     if (st) return st;

@@ -25,8 +25,8 @@ static hid_t native_int(size_t size, int is_signed, gp_rtype *t)
     }
 }
 
-gp_status gp__rin_open(MPI_Comm comm, const char *path, const char *dataset, int need_numeric,
-                       gp_rin *in, gp_error *e)
+gp_status gp__rin_open(MPI_Comm comm, const char *path, const char *dataset, gp_rin_mode mode, gp_rin *in,
+                       gp_error *e)
 {
     memset(in, 0, sizeof *in);
     in->mtype = H5I_INVALID_HID;
@@ -36,6 +36,11 @@ gp_status gp__rin_open(MPI_Comm comm, const char *path, const char *dataset, int
     H5T_class_t cl = H5Tget_class(in->h.type);
     size_t sz = H5Tget_size(in->h.type);
     hid_t m = H5I_INVALID_HID;
+    if (mode == GP_RIN_RAW) {
+        in->mtype = H5Tcopy(in->h.type);
+        in->esize = sz;
+        return gp__agree(comm, e);
+    }
     if (cl == H5T_INTEGER) {
         m = native_int(sz, H5Tget_sign(in->h.type) != H5T_SGN_NONE, &in->t);
     } else if (cl == H5T_FLOAT && sz <= 8) {
@@ -46,7 +51,7 @@ gp_status gp__rin_open(MPI_Comm comm, const char *path, const char *dataset, int
         in->mtype = H5Tcopy(m);
         in->is_numeric = 1;
         in->esize = gp_rtype_size(in->t);
-    } else if (need_numeric) {
+    } else if (mode == GP_RIN_NUMERIC) {
         gp__fail(e, GP_EFORMAT, "%s: %s has type %s: reductions need an integer or floating-point dataset "
                  "(i8..u64, f16, f32, f64)", path, in->h.dset_path, in->tdesc);
     } else {
@@ -421,7 +426,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     rctx x = {0};
     size_t k = 0, npanels = 0;
 
-    gp_status st = gp__rin_open(comm, o->input, o->dataset, 1, &in, err);
+    gp_status st = gp__rin_open(comm, o->input, o->dataset, GP_RIN_NUMERIC, &in, err);
     if (st) goto done;
     x.t = in.t;
     x.op = o->op;
@@ -476,7 +481,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     }
     if ((st = gp__agree(comm, err))) goto done;
     size_t nacc = x.axis == GP_AXIS_ROWS ? k : ntarget;
-    int nomem = gp__rstream_open(&rs, k * C * es, use_cuda ? cu : NULL);
+    int nomem = gp__rstream_open(comm, &rs, k * C * es, use_cuda ? cu : NULL, GP_RWORK_LIGHT);
     if (is_sum) {
         acc = calloc(nacc ? nacc * x.w : 1, 8);
         if (x.rowval) rowval = calloc(k, 8);
@@ -498,7 +503,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     /* panels, in lockstep: read p + 1 while the worker reduces p */
     tsetup = gp__now() - t0;
     rctx_panels rp = {&x, use_cuda ? cu : NULL, C, rb.start, acc, rowval, key, nan, idx, res, o->input};
-    gp_rstream_ops ops = {"reduce", NULL, reduce_panel, reduce_panel_done, &rp};
+    gp_rstream_ops ops = {"reduce", NULL, reduce_panel, reduce_panel_done, &rp, NULL};
     if ((st = gp__rstream_run(comm, &rs, &in, k, &ops, err))) goto done;
     npanels = rs.npanels;
 

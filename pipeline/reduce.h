@@ -220,8 +220,13 @@ typedef struct gp_rin {
     int is_numeric;                 /* 0: raw bytes (file type as memory type) */
     char tdesc[256];                /* the file type, e.g. "f32 BE" */
 } gp_rin;
-gp_status gp__rin_open(MPI_Comm comm, const char *path, const char *dataset, int need_numeric,
-                       gp_rin *in, gp_error *e);
+typedef enum {
+    GP_RIN_ANY = 0,      /* numeric types converted to native, anything else read as raw bytes */
+    GP_RIN_NUMERIC = 1,  /* numeric types converted to native; anything else is an error */
+    GP_RIN_RAW = 2       /* the file type as the memory type, byte order included (the maps swap) */
+} gp_rin_mode;
+gp_status gp__rin_open(MPI_Comm comm, const char *path, const char *dataset, gp_rin_mode mode, gp_rin *in,
+                       gp_error *e);
 void gp__rin_close(gp_rin *in);
 /* Collective read of rows [row0, +nrows) x cols [col0, +ncols) in the memory type (nrows may
  * be 0); ncols = (size_t)-1: every column. */
@@ -251,21 +256,31 @@ typedef struct gp_rstream_ops {
     const char *what;              /* "<input>: <what> of panel <p> on <backend> failed: <msg>" */
     /* optional: how many of the n rows from row0 of a panel to read (0 skips them) */
     size_t (*select)(size_t row0, size_t n, void *ctx);
-    void (*work)(gp_rpanel *pn, void *ctx);                   /* on the worker thread */
-    void (*done)(gp_rpanel *pn, void *ctx, gp_error *e);      /* optional: then on this thread */
+    void (*work)(gp_rpanel *pn, void *ctx);                   /* on the worker thread (optional) */
+    /* optional: then on this thread, on every rank once the work's errors are agreed (so it may
+     * be collective) */
+    void (*done)(gp_rpanel *pn, void *ctx, gp_error *e);
     void *ctx;
+    const char *backend;           /* where the work runs, for messages (NULL: cu's or "cpu") */
 } gp_rstream_ops;
 typedef struct gp_rstream {
     void *buf[2];                  /* two panel buffers of `bytes` */
     size_t bytes, npanels;         /* npanels: of the last run (every rank the same) */
     int pinned;                    /* both buffers page-locked for cu's uploads */
+    int serial;                    /* one buffer, the work on this thread between the reads */
     struct gp_worker *worker;
     gp_cuda_reduce *cu;            /* the GPU, or NULL */
     double tread, twork;           /* this rank's seconds in reads and in work, over all runs */
 } gp_rstream;
-/* Two buffers of `bytes`, a worker thread, pinned for cu (if not NULL). -1: out of memory
- * (gp__rstream_close still required). */
-int gp__rstream_open(gp_rstream *s, size_t bytes, gp_cuda_reduce *cu);
+typedef enum {
+    GP_RWORK_LIGHT = 0,   /* memory-bound CPU work (a max, a sum, an element-wise map) */
+    GP_RWORK_HEAVY = 1,   /* compute-bound CPU work (stats, fingerprints, column moments) */
+    GP_RWORK_GPU = 2      /* work that mostly waits on a GPU */
+} gp_rwork;
+/* Buffers of `bytes` (two and a worker thread when overlapped: with cu or GPU work, or heavy
+ * CPU work where this rank has a second CPU), pinned for cu (if not NULL). Collective. -1: out
+ * of memory (gp__rstream_close still required). */
+int gp__rstream_open(MPI_Comm comm, gp_rstream *s, size_t bytes, gp_cuda_reduce *cu, gp_rwork work);
 void gp__rstream_close(gp_rstream *s);
 /* "upload from pinned panels + ", "upload from pageable panels + " or "" (no GPU). */
 const char *gp__rstream_desc(const gp_rstream *s);

@@ -1,25 +1,45 @@
-/* pipeline/rstream.c — the panel stream that reduce, stats and verify share. A rank's block of
- * rows (gp__split) goes by in panels of k rows through two buffers: panel p + 1 is read (every
- * rank in lockstep: the reads are collective) while a worker thread runs the command's work on
- * panel p. With a GPU the two buffers are page-locked, so its uploads run at full speed (best
- * effort: refused, they stay pageable). */
+/* pipeline/rstream.c — the panel stream that reduce, stats, verify and the job files' passes
+ * without a transpose share. A rank's block of rows (gp__split) goes by in panels of k rows
+ * (every rank in lockstep: the reads are collective). Overlapped, through two buffers: panel
+ * p + 1 is read while a worker thread runs the command's work on panel p; serial, through one:
+ * the work runs between the reads (want_overlap says which). With a GPU the buffers are
+ * page-locked, so its uploads run at full speed (best effort: refused, they stay pageable). */
 #include <stdlib.h>
+#include <string.h>
 #include "pipeline/internal.h"
 #include "pipeline/reduce.h"
 
-int gp__rstream_open(gp_rstream *s, size_t bytes, gp_cuda_reduce *cu)
+/* Overlap pays where the work has a CPU of its own or runs on the GPU. Measured on a 2-core VM
+ * (bench/NOTES.md, "one panel buffer where the work has no CPU of its own"): a rank bound to one
+ * core (mpirun's default at 1-2 ranks, one rank per core under Slurm) runs the worker on the same
+ * core as the reads, so nothing overlaps and the second buffer's page faults are pure cost
+ * (reduce --op max 0.53 -> 0.43 s serial at 1 rank, 0.48 -> 0.30 s at 2); with two CPUs a light
+ * work (a max, a sum, an element-wise map) still gains nothing (the read and the work share the
+ * memory bus), a heavy one does (stats 1.07 -> 0.96 s overlapped). GPIPE_RSTREAM=serial|overlap
+ * overrides. */
+static int want_overlap(MPI_Comm comm, gp_cuda_reduce *cu, gp_rwork work)
+{
+    const char *v = getenv("GPIPE_RSTREAM");
+    int cpus = gp__cpu_auto_threads(comm);   /* collective: every rank opens its stream */
+    if (v && !strcmp(v, "serial")) return 0;
+    if (v && !strcmp(v, "overlap")) return 1;
+    return cu != NULL || work == GP_RWORK_GPU || (work == GP_RWORK_HEAVY && cpus >= 2);
+}
+
+int gp__rstream_open(MPI_Comm comm, gp_rstream *s, size_t bytes, gp_cuda_reduce *cu, gp_rwork work)
 {
     s->bytes = bytes ? bytes : 64;
     s->cu = cu;
     s->pinned = 0;
     s->npanels = 0;
     s->tread = s->twork = 0;
+    s->serial = !want_overlap(comm, cu, work);
     s->buf[0] = malloc(s->bytes);
-    s->buf[1] = malloc(s->bytes);
-    s->worker = gp__worker_create();
-    if (!s->buf[0] || !s->buf[1] || !s->worker) return -1;
+    s->buf[1] = s->serial ? NULL : malloc(s->bytes);
+    s->worker = s->serial ? NULL : gp__worker_create();
+    if (!s->buf[0] || (!s->serial && (!s->buf[1] || !s->worker))) return -1;
     if (cu && gp_cuda_reduce_pin(cu, s->buf[0], s->bytes)) {
-        if (gp_cuda_reduce_pin(cu, s->buf[1], s->bytes)) s->pinned = 1;
+        if (s->serial || gp_cuda_reduce_pin(cu, s->buf[1], s->bytes)) s->pinned = 1;
         else gp_cuda_reduce_unpin(cu, s->buf[0]);
     }
     return 0;
@@ -54,7 +74,7 @@ static void run_work(void *arg)
     double t = gp__now();
     j->pn.rc = 0;
     j->pn.msg[0] = 0;
-    j->ops->work(&j->pn, j->ops->ctx);
+    if (j->ops->work) j->ops->work(&j->pn, j->ops->ctx);
     j->seconds = gp__now() - t;
 }
 
@@ -89,21 +109,36 @@ gp_status gp__rstream_run(MPI_Comm comm, gp_rstream *s, gp_rin *in, size_t k, co
         if ((st = gp__agree(comm, e))) return st;
     }
     for (size_t p = 0; p < npanels; p++) {
-        wjob job = {ops, {p, rb.start + p * k, cnt[p % 2], s->buf[p % 2], 0, ""}, 0};
-        gp__worker_start(s->worker, run_work, &job);
-        if (p + 1 < npanels) {
+        int b = s->serial ? 0 : (int)(p % 2);
+        if (s->serial && p) {   /* serial: panel p into the one buffer, once panel p - 1 is done */
             double t = gp__now();
-            cnt[(p + 1) % 2] = read_panel(in, ops, rb.start, rb.count, k, p + 1, s->buf[(p + 1) % 2], rank, e);
+            cnt[0] = read_panel(in, ops, rb.start, rb.count, k, p, s->buf[0], rank, e);
             s->tread += gp__now() - t;
+            if ((st = gp__agree(comm, e))) return st;
         }
-        gp__worker_wait(s->worker);
+        wjob job = {ops, {p, rb.start + p * k, cnt[b], s->buf[b], 0, ""}, 0};
+        if (s->serial) {
+            run_work(&job);
+        } else {
+            gp__worker_start(s->worker, run_work, &job);
+            if (p + 1 < npanels) {
+                double t = gp__now();
+                cnt[(p + 1) % 2] = read_panel(in, ops, rb.start, rb.count, k, p + 1, s->buf[(p + 1) % 2], rank, e);
+                s->tread += gp__now() - t;
+            }
+            gp__worker_wait(s->worker);
+        }
         s->twork += job.seconds;
         if (job.pn.rc)
-            gp__fail(e, job.pn.rc, "%s: %s of panel %zu on %s failed: %s", in->h.path, ops->what, p,
-                     s->cu ? gp_cuda_reduce_desc(s->cu) : "cpu", job.pn.msg);
+            gp__fail(e, job.pn.rc, "%s:%s: %s of panel %zu (rows %zu..%zu) on %s failed: %s", in->h.path,
+                     in->h.dset_path, ops->what, p, job.pn.row0, job.pn.row0 + job.pn.rows,
+                     ops->backend ? ops->backend : s->cu ? gp_cuda_reduce_desc(s->cu) : "cpu", job.pn.msg);
         gp__fault("kernel", p, rank, e);
-        if (!e->code && ops->done) ops->done(&job.pn, ops->ctx, e);
         if ((st = gp__agree(comm, e))) return st;
+        if (ops->done) {   /* every rank or none: done may be collective (a write) */
+            ops->done(&job.pn, ops->ctx, e);
+            if ((st = gp__agree(comm, e))) return st;
+        }
         gp__watchdog_beat();
     }
     return GP_OK;

@@ -142,7 +142,7 @@ gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
     gp_cuda_reduce *cu = NULL;
     int use_cuda = 0;
     gp_rstats s;
-    gp_status st = gp__rin_open(comm, o->input, o->dataset, 1, &in, err);
+    gp_status st = gp__rin_open(comm, o->input, o->dataset, GP_RIN_NUMERIC, &in, err);
     if (st) goto done;
     gp_rstats_init(&s, in.t);
     size_t R = in.h.rows, C = in.h.cols, es = in.esize;
@@ -153,12 +153,12 @@ gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
     size_t k = gp__rpanel_rows(C, es, 0, 2, mem, 0, o->panel_rows, maxrows);
     if (!k) gp__fail(err, GP_ENOMEM, "%s: --mem is too small for two panels of one row", o->input);
     if ((st = gp__agree(comm, err))) goto done;
-    if (gp__rstream_open(&rs, k * C * es, cu))
+    if (gp__rstream_open(comm, &rs, k * C * es, cu, GP_RWORK_HEAVY))
         gp__fail(err, GP_ENOMEM, "%s: cannot allocate two panels of %zu rows; lower --mem", o->input, k);
     if ((st = gp__agree(comm, err))) goto done;
     double tsetup = gp__now() - t0;
     sctx sc = {cu, C, in.t, &s};
-    gp_rstream_ops ops = {"stats", NULL, stats_panel, NULL, &sc};
+    gp_rstream_ops ops = {"stats", NULL, stats_panel, NULL, &sc, NULL};
     if ((st = gp__rstream_run(comm, &rs, &in, k, &ops, err))) goto done;
     gp_rstats_allreduce(comm, &s);
     double elapsed = gp__now() - t0;

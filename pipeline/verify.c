@@ -75,7 +75,7 @@ static gp_status fingerprint(MPI_Comm comm, gp_rin *in, int swap, size_t acols, 
     size_t es = in->esize;
     fpctx c = {in->h.cols, es, acols, lo, hi, bs, swap, fp, es == 1 || es == 2 || es == 4 || es == 8 ? rs->cu : NULL,
                hs};
-    gp_rstream_ops ops = {"fingerprint", fp_select, fp_panel, NULL, &c};
+    gp_rstream_ops ops = {"fingerprint", fp_select, fp_panel, NULL, &c, NULL};
     return gp__rstream_run(comm, rs, in, k, &ops, e);
 }
 
@@ -118,9 +118,9 @@ gp_status gp_verify(MPI_Comm comm, const gp_verify_opts *o, int *differ, char *m
     int use_cuda = 0;
     uint64_t *fa = NULL, *fb = NULL, *hs = NULL;
     unsigned char *ra = NULL, *rbuf = NULL;
-    gp_status st = gp__rin_open(comm, o->a, o->dset_a, 0, &a, err);
+    gp_status st = gp__rin_open(comm, o->a, o->dset_a, GP_RIN_ANY, &a, err);
     if (st) goto done;
-    if ((st = gp__rin_open(comm, o->b, o->dset_b, 0, &b, err))) goto done;
+    if ((st = gp__rin_open(comm, o->b, o->dset_b, GP_RIN_ANY, &b, err))) goto done;
 
     size_t R = a.h.rows, C = a.h.cols;
     size_t bR = o->transposed ? C : R, bC = o->transposed ? R : C;
@@ -145,7 +145,7 @@ gp_status gp_verify(MPI_Comm comm, const gp_verify_opts *o, int *differ, char *m
                                o->panel_rows, 0);
     if (!k) gp__fail(err, GP_ENOMEM, "%s: --mem is too small for two panels of one row", o->a);
     if ((st = gp__agree(comm, err))) goto done;
-    int nomem = gp__rstream_open(&rs, k * maxc * es, cu);
+    int nomem = gp__rstream_open(comm, &rs, k * maxc * es, cu, GP_RWORK_HEAVY);
     fa = calloc(NBUCKETS, 8);
     fb = calloc(NBUCKETS, 8);
     if (use_cuda) hs = malloc((k > maxc ? k : maxc) * 8 + 8);

@@ -257,6 +257,61 @@ def case_stage_types(c):
           "error line: %s" % errs)
 
 
+def case_streamed_faults(c):
+    """The streamed passes without a transpose (column moments of standardize, map + write, a
+    plain copy) over many panels, serial (one buffer) and overlapped (two, a worker thread):
+    results against numpy; an injected fault at read, kernel or write on the last rank, and a
+    cast that goes out of range in a late panel, each give exit 2, one error line naming the
+    input, no output and no temporary file, without a hang."""
+    d = c.suite.casedir("streamed_faults")
+    x = gen(os.path.join(d, "a.h5"), (97, 13), "<f8", 12)
+    p = c.job(d, "j.ini", "[job]\npanel_rows = 3\n[read]\nfile = a.h5\n[standardize]\n[scale]\nby = 2\n"
+                          "[cast]\nto = f32\n[write]\nfile = {stem}.out.h5\n")
+    cp = c.job(d, "c.ini", "[job]\npanel_rows = 4\n[read]\nfile = a.h5\n[write]\nfile = {stem}.copy.h5\n")
+    out, copy = os.path.join(d, "a.out.h5"), os.path.join(d, "a.copy.h5")
+    want = (standardize(x) * 2.0).astype(np.float32)
+    y = np.full((97, 5), 7.0)
+    y[90, 3] = 300.0   # out of u8's range in a late panel of the last rank
+    with h5py.File(os.path.join(d, "b.h5"), "w") as f:
+        f["data"] = y
+    q = c.job(d, "k.ini", "[job]\npanel_rows = 2\n[read]\nfile = b.h5\n[cast]\nto = u8\n[write]\n"
+                          "file = {stem}.u8.h5\n")
+    base_env = dict(c.suite.runner.env)
+
+    def run(job, mode, fault=None):
+        env = dict(base_env, GPIPE_RSTREAM=mode)
+        if fault:
+            env["GPIPE_FAULT"] = fault
+        c.suite.runner.env = env
+        try:
+            return c.run([job, "-q", "-f"], timeout=120)
+        finally:
+            c.suite.runner.env = base_env
+
+    def failed(r, what, words):
+        check(not r.timed_out, "%s: hung\n%s" % (what, r.describe()))
+        check(r.rc == 2, "%s: exit %s, expected 2\n%s" % (what, r.rc, r.describe()))
+        errs = [l for l in gc.gpipe_stderr_lines(r) if l.startswith("gpipe: error:")]
+        check(len(errs) == 1 and all(w in errs[0] for w in words), "%s: error lines %s" % (what, errs))
+        check(not gc.tmp_leftovers(d), "%s: temporary files left: %s" % (what, gc.tmp_leftovers(d)))
+
+    for mode in ("serial", "overlap"):
+        gc.expect_ok(run(p, mode))
+        got, _ = read(out, "/data")
+        same_bits(got, want, "%s: standardize, scale 2, cast f32 in 3-row panels" % mode)
+        gc.expect_ok(run(cp, mode))
+        got, _ = read(copy, "/data")
+        same_bits(got, x, "%s: a copy in 4-row panels" % mode)
+        os.remove(out)
+        for stage in ("read", "kernel", "write"):
+            for panel in (0, 4):
+                spec = "%s:%d:%d" % (stage, panel, c.np - 1)
+                failed(run(p, mode, spec), "%s %s" % (mode, spec), ["injected fault"])
+                check(not os.path.exists(out), "%s %s: a failed entry left its output" % (mode, spec))
+        failed(run(q, mode), "%s: out-of-range cast" % mode, ["out of range", "b.h5", "300"])
+        check(not os.path.exists(os.path.join(d, "b.u8.h5")), "%s: out-of-range cast left its output" % mode)
+
+
 # ---------------------------------------------------------------------------------------------
 # many datasets, failures
 
@@ -346,6 +401,7 @@ def main():
     suite.case("example_column_stats", case_example_column_stats, c)
     suite.case("fused_vs_unfused_vs_numpy", case_fused_unfused, c)
     suite.case("stage_types_and_cast_errors", case_stage_types, c)
+    suite.case("streamed_faults", case_streamed_faults, c)
     suite.case("continue_on_error_and_stop", case_continue_and_stop, c)
     suite.case("check_touches_nothing", case_check_touches_nothing, c)
     suite.case("bad_job_files", case_bad_job_files, c)
