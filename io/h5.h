@@ -13,6 +13,7 @@ typedef struct gp_h5_in {
     int independent;               /* chunks not all allocated: every rank calls, independent I/O */
     int filtered;                  /* chunks pass through filters (compression, checksums) */
     int contiguous;                /* contiguous layout: a block of whole rows is one file extent */
+    int chunked;                   /* chunked layout: whole rows are the rank's own chunks (or parts) */
     char path[PATH_MAX];           /* as given by the user */
     char dset_path[1024];
 } gp_h5_in;
@@ -41,8 +42,9 @@ gp_status gp_h5_open_input(MPI_Comm comm, const char *path, const char *dataset,
                            gp_error *e);
 void gp_h5_close_input(gp_h5_in *in);
 /* Collective: rows [row0, row0+nrows) of the input (nrows may be 0) into buf (nrows x cols).
- * Every rank reads whole rows, so each reads its own extent of a contiguous dataset (MPI-IO
- * individual I/O under the collective H5Dread; GPIPE_MPIIO=collective forces two-phase). */
+ * Every rank reads whole rows, so each reads its own extent of a contiguous dataset, or its own
+ * chunks of a chunked one (MPI-IO individual I/O under the collective H5Dread;
+ * GPIPE_MPIIO=collective forces two-phase). */
 gp_status gp_h5_read_rows(gp_h5_in *in, size_t row0, size_t nrows, void *buf, gp_error *e);
 /* The same, converted by HDF5 to mem_type. */
 gp_status gp_h5_read_rows_as(gp_h5_in *in, hid_t mem_type, size_t row0, size_t nrows, void *buf, gp_error *e);

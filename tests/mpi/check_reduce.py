@@ -602,13 +602,20 @@ def case_verify(c, dtype, shape, seed):
 def case_mpiio(c):
     """Whole-row reads take MPI-IO's individual path and column slabs its two-phase collective
     path (io/h5.c); GPIPE_MPIIO forces either. Every mode must give the same, exact results, also
-    with more ranks than rows (ranks reading nothing still enter each collective read)."""
+    with more ranks than rows (ranks reading nothing still enter each collective read), for
+    contiguous, chunked (chunks across the ranks' and panels' edges) and compressed inputs."""
     d = c.suite.casedir("mpiio")
     rng = np.random.default_rng(23)
-    for shape in ((97, 13), (2, 5), (97, 1)):
+    for shape, layout in (((97, 13), "contiguous"), ((2, 5), "contiguous"), ((97, 1), "contiguous"),
+                          ((97, 13), "chunked"), ((2, 5), "chunked"), ((61, 9), "gzip")):
         a = rng.standard_normal(shape)
-        path = os.path.join(d, "in_%dx%d.h5" % shape)
-        write(path, a)
+        path = os.path.join(d, "in_%dx%d_%s.h5" % (shape + (layout,)))
+        if layout == "contiguous":
+            write(path, a)
+        else:
+            with h5py.File(path, "w") as f:
+                f.create_dataset("data", data=a, chunks=(min(7, shape[0]), min(4, shape[1])),
+                                 compression="gzip" if layout == "gzip" else None)
         want = stats_ref(a)
         for mode in ("collective", "individual", "auto"):
             env = ("-x", "GPIPE_MPIIO=%s" % mode)
@@ -619,7 +626,7 @@ def case_mpiio(c):
             for k, v in want.items():
                 check(j[k] == v, "stats %s with GPIPE_MPIIO=%s: %s %s, expected %s" % (shape, mode, k, j[k], v))
             for strategy in ("alltoall", "direct"):
-                out = os.path.join(d, "t_%dx%d_%s_%s.h5" % (shape + (mode, strategy)))
+                out = os.path.join(d, "t_%dx%d_%s_%s_%s.h5" % (shape + (layout, mode, strategy)))
                 r = c.suite.runner.run(["transpose", path, "-o", out, "--strategy", strategy, "--panel-rows", "3",
                                         "--device", "cpu", "-q"], c.np, launch=env)
                 gc.expect_ok(r)
