@@ -134,8 +134,12 @@ static void moments_panel(gp_rpanel *pn, void *ctx)
     mctx *m = ctx;
     size_t n = pn->rows;
     if (!n || !m->cols) return;
-    if ((pn->rc = gp_cpu_map(m->prefix, pn->buf, m->mbuf, n, m->cols, 0, pn->msg, sizeof pn->msg))) return;
-    gp_cpu_transpose(m->mbuf, m->tbuf, n, m->cols, m->oes);
+    const void *src = pn->buf;   /* an empty chain on native-order input: the panel as read */
+    if (m->prefix->nops || m->prefix->in_swap) {
+        if ((pn->rc = gp_cpu_map(m->prefix, pn->buf, m->mbuf, n, m->cols, 0, pn->msg, sizeof pn->msg))) return;
+        src = m->mbuf;
+    }
+    gp_cpu_transpose(src, m->tbuf, n, m->cols, m->oes);
     for (size_t c = 0; c < m->cols; c++)
         gp_cpu_rstats((const char *)m->tbuf + c * n * m->oes, n, 1, 0, m->t, &m->cs[c]);
 }
