@@ -265,7 +265,8 @@ static gp_status write_entry(MPI_Comm comm, const gp_job *j, const gp_job_entry 
     if (!k) k = 1;
     *panels = maxrows ? (maxrows + k - 1) / k : 0;
     mbuf = map ? malloc(k * C * oes + 64) : NULL;
-    if (gp__rstream_open(comm, &rs, k * C * ies, NULL, map_gpu ? GP_RWORK_GPU : GP_RWORK_LIGHT) || (map && !mbuf))
+    gp_rwork wk = !map ? GP_RWORK_LIGHT : map_gpu ? GP_RWORK_GPU : GP_RWORK_HEAVY;   /* bench_panels.sh */
+    if (gp__rstream_open(comm, &rs, k * C * ies, NULL, wk) || (map && !mbuf))
         gp__fail(e, GP_ENOMEM, "%s: cannot allocate panel buffers (%zu rows); lower mem", en->file, k);
     if ((st = gp__agree(comm, e))) goto done;
     st = gp_h5_create_output(comm, en->output, en->output_dataset, otype, R, C, j->chunk_r, j->chunk_c, &out, e);
@@ -280,9 +281,7 @@ static gp_status write_entry(MPI_Comm comm, const gp_job *j, const gp_job_entry 
     if ((st = gp__agree(comm, e))) goto done;
     wctx w = {map, mbuf, &out, otype, C, *panels, rank};
     gp_rstream_ops ops = {"map", NULL, map ? write_map : NULL, write_panel, &w, map_where};
-    double T0 = gp__now();
     st = gp__rstream_run(comm, &rs, &in, k, &ops, e);
-    if (getenv("GP_DBG")) fprintf(stderr, "k=%zu panels=%zu read %.3f work %.3f total %.3f\n", k, *panels, rs.tread, rs.twork, gp__now() - T0);
 done:
     gp__rstream_close(&rs);   /* the worker is idle: rstream_run waits for it before returning */
     if (have_out) st = gp_h5_finish_output(comm, &out, e);

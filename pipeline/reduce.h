@@ -273,8 +273,8 @@ typedef struct gp_rstream {
     double tread, twork;           /* this rank's seconds in reads and in work, over all runs */
 } gp_rstream;
 typedef enum {
-    GP_RWORK_LIGHT = 0,   /* memory-bound CPU work (a max, a sum, an element-wise map) */
-    GP_RWORK_HEAVY = 1,   /* compute-bound CPU work (stats, fingerprints, column moments) */
+    GP_RWORK_LIGHT = 0,   /* memory-bound CPU work (a max, a sum; nothing: a copy) */
+    GP_RWORK_HEAVY = 1,   /* CPU work worth a second CPU (stats, fingerprints, column moments, maps) */
     GP_RWORK_GPU = 2      /* work that mostly waits on a GPU */
 } gp_rwork;
 /* Buffers of `bytes` (two and a worker thread when overlapped: with cu or GPU work, or heavy

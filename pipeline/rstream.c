@@ -13,10 +13,10 @@
  * (bench/NOTES.md, "one panel buffer where the work has no CPU of its own"): a rank bound to one
  * core (mpirun's default at 1-2 ranks, one rank per core under Slurm) runs the worker on the same
  * core as the reads, so nothing overlaps and the second buffer's page faults are pure cost
- * (reduce --op max 0.53 -> 0.43 s serial at 1 rank, 0.48 -> 0.30 s at 2); with two CPUs a light
- * work (a max, a sum, an element-wise map) still gains nothing (the read and the work share the
- * memory bus), a heavy one does (stats 1.07 -> 0.96 s overlapped). GPIPE_RSTREAM=serial|overlap
- * overrides. */
+ * (reduce --op max 0.60 -> 0.50 s serial at 1 rank, 0.52 -> 0.36 s at 2); with two CPUs a light
+ * work (a max, a sum) still gains little or nothing (the read and the work share the memory bus),
+ * a heavier one does (stats 1.04 -> 0.88 s overlapped, a scale + cast map 1.25 -> 1.05 s;
+ * bench/bench_panels.sh). GPIPE_RSTREAM=serial|overlap overrides. */
 static int want_overlap(MPI_Comm comm, gp_cuda_reduce *cu, gp_rwork work)
 {
     const char *v = getenv("GPIPE_RSTREAM");
