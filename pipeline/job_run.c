@@ -118,9 +118,9 @@ static gp_status coef_load(MPI_Comm comm, const gp_job *j, const gp_jstage *s, c
 }
 
 /* ---- per-column moments (standardize) -------------------------------------------------------- */
-/* Panels stream through rstream: the worker maps panel p (the chain before standardize),
- * transposes it so each column is contiguous and adds each column to its exact accumulators
- * while panel p + 1 is read. */
+/* Panels stream through rstream: the work maps panel p (the chain before standardize),
+ * transposes it so each column is contiguous and adds each column to its exact accumulators,
+ * on a worker thread while panel p + 1 is read where the rank has a second CPU (rstream.c). */
 typedef struct {
     const gp_mapchain *prefix;
     void *mbuf, *tbuf;
@@ -211,8 +211,9 @@ done:
 }
 
 /* ---- map + write driver (a chain without transpose) ---------------------------------------- */
-/* The panel stream (rstream.c) reads panel p + 1 while its worker maps panel p; the write of
- * panel p follows on this thread (reads and writes are collective MPI-IO, on one thread). */
+/* The panel stream (rstream.c) maps panel p, on a worker thread while panel p + 1 is read
+ * where that pays; the write of panel p follows on this thread (reads and writes are
+ * collective MPI-IO, on one thread). */
 typedef struct {
     const gp_map *map;     /* NULL: the rows are written as read */
     void *mbuf;            /* the mapped panel */
