@@ -655,10 +655,10 @@ done:;
             char hb[32], rate[32];
             gp__human_rate(bytes / elapsed, rate, sizeof rate);
             fprintf(stderr, "gpipe: %s over %s of %s:%s (%zux%zu %s, %s) on %d rank%s (%s), %zu panel%s of %zu rows, "
-                    "%.3f s, %s (rank 0: setup %.3f s, read %.3f s, %skernel %.3f s)\n", gp_rop_name(x.op), axis_name(x.axis),
+                    "%.3f s, %s (rank 0: setup %.3f s, read %.3f s, %skernel %.3f s, %s)\n", gp_rop_name(x.op), axis_name(x.axis),
                     o->input, in.h.dset_path, in.h.rows, in.h.cols, in.tdesc, gp__human_bytes(bytes, hb, sizeof hb),
                     nranks, nranks > 1 ? "s" : "", be, npanels, npanels == 1 ? "" : "s", k, elapsed, rate, tsetup,
-                    rs.tread, gp__rstream_desc(&rs), rs.twork);
+                    rs.tread, gp__rstream_desc(&rs), rs.twork, gp__rstream_mode(&rs));
         }
     }
     free(acc);

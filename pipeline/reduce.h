@@ -284,6 +284,8 @@ int gp__rstream_open(MPI_Comm comm, gp_rstream *s, size_t bytes, gp_cuda_reduce 
 void gp__rstream_close(gp_rstream *s);
 /* "upload from pinned panels + ", "upload from pageable panels + " or "" (no GPU). */
 const char *gp__rstream_desc(const gp_rstream *s);
+/* "read and work in turn" (one buffer) or "read beside work" (two, a worker thread). */
+const char *gp__rstream_mode(const gp_rstream *s);
 /* Streams this rank's rows of `in` (gp__split over comm) in panels of k rows through ops.
  * Collective; errors (the work's, a read's, the done callback's) are agreed on after each
  * panel. */

@@ -57,6 +57,11 @@ void gp__rstream_close(gp_rstream *s)
     s->pinned = 0;
 }
 
+const char *gp__rstream_mode(const gp_rstream *s)
+{
+    return s->serial ? "read and work in turn" : "read beside work";
+}
+
 const char *gp__rstream_desc(const gp_rstream *s)
 {
     return !s->cu ? "" : s->pinned ? "upload from pinned panels + " : "upload from pageable panels + ";

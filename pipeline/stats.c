@@ -226,9 +226,9 @@ gp_status gp_stats(MPI_Comm comm, const gp_stats_opts *o, gp_error *err)
             char rate[32];
             gp__human_rate(bytes / elapsed, rate, sizeof rate);
             fprintf(stderr, "gpipe: stats of %s:%s on %d rank%s (%s), %zu panel%s of %zu rows, %.3f s, %s (rank 0: setup "
-                    "%.3f s, read %.3f s, %sstats %.3f s)\n", o->input, in.h.dset_path, nranks, nranks > 1 ? "s" : "",
+                    "%.3f s, read %.3f s, %sstats %.3f s, %s)\n", o->input, in.h.dset_path, nranks, nranks > 1 ? "s" : "",
                     use_cuda ? gp_cuda_reduce_desc(cu) : "cpu", rs.npanels, rs.npanels == 1 ? "" : "s", k, elapsed,
-                    rate, tsetup, rs.tread, gp__rstream_desc(&rs), rs.twork);
+                    rate, tsetup, rs.tread, gp__rstream_desc(&rs), rs.twork, gp__rstream_mode(&rs));
         }
     }
 done:
