@@ -283,7 +283,6 @@ gp_status gp__h5_check_dataset(gp_h5_in *in, gp_error *e)
     H5D_layout_t layout = dcpl >= 0 ? H5Pget_layout(dcpl) : H5D_LAYOUT_ERROR;
     in->filtered = layout == H5D_CHUNKED && H5Pget_nfilters(dcpl) > 0;
     in->contiguous = layout == H5D_CONTIGUOUS;
-    in->chunked = layout == H5D_CHUNKED;
     if (dcpl >= 0) H5Pclose(dcpl);
     const char *bad = in->type >= 0 ? gp_h5_type_unsupported(in->type) : "unreadable datatype";
     if (sp < 0 || nd < 0) {
@@ -371,13 +370,14 @@ void gp_h5_close_input(gp_h5_in *in)
 }
 
 /* How a collective read reaches MPI-IO. Whole rows of a contiguous dataset are one extent of
- * the file per rank, of a chunked one the rank's own chunks (or their parts): each rank reads
- * its own (H5FD_MPIO_INDIVIDUAL_IO; the H5Dread stays collective). Blocks of columns go through MPI-IO's two-phase collective read, whose
+ * the file per rank, of a chunked one the rank's own chunks (or their parts), of a compact one
+ * in the object header (no MPI-IO at all): each rank reads its own (H5FD_MPIO_INDIVIDUAL_IO; the
+ * H5Dread stays collective). Blocks of columns go through MPI-IO's two-phase collective read, whose
  * aggregators turn many short pieces into long reads (OMPIO picks one aggregator per 8 ranks,
  * which then reads for all of them). The choice depends on the call, never on one rank's
  * selection: every rank of a collective read must take the same path (or the read hangs).
  * GPIPE_MPIIO=collective (always two-phase) or individual (never) overrides. */
-static int individual_reads(const gp_h5_in *in, int whole_rows)
+static int individual_reads(int whole_rows)
 {
     static int mode = -1;   /* 0 auto, 1 collective, 2 individual */
     if (mode < 0) {
@@ -385,7 +385,7 @@ static int individual_reads(const gp_h5_in *in, int whole_rows)
         mode = s && !strcmp(s, "collective") ? 1 : s && !strcmp(s, "individual") ? 2 : 0;
     }
     if (mode) return mode == 2;
-    return whole_rows && (in->contiguous || in->chunked);
+    return whole_rows;
 }
 
 static gp_status read_sel(gp_h5_in *in, hid_t mem_type, size_t row0, size_t nrows, size_t col0, size_t ncols,
@@ -424,7 +424,7 @@ static gp_status read_sel(gp_h5_in *in, hid_t mem_type, size_t row0, size_t nrow
     }
     hid_t dxpl = coll_dxpl();
     if (in->independent) H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_INDEPENDENT);
-    else if (individual_reads(in, whole_rows)) H5Pset_dxpl_mpio_collective_opt(dxpl, H5FD_MPIO_INDIVIDUAL_IO);
+    else if (individual_reads(whole_rows)) H5Pset_dxpl_mpio_collective_opt(dxpl, H5FD_MPIO_INDIVIDUAL_IO);
     herr_t rc = H5Dread(in->dset, mem_type, ms, fs, dxpl, buf);
     char why[300] = "";
     if (rc < 0) h5why(why, sizeof why);

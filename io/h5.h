@@ -13,7 +13,6 @@ typedef struct gp_h5_in {
     int independent;               /* chunks not all allocated: every rank calls, independent I/O */
     int filtered;                  /* chunks pass through filters (compression, checksums) */
     int contiguous;                /* contiguous layout: a block of whole rows is one file extent */
-    int chunked;                   /* chunked layout: whole rows are the rank's own chunks (or parts) */
     char path[PATH_MAX];           /* as given by the user */
     char dset_path[1024];
 } gp_h5_in;

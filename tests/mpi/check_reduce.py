@@ -603,15 +603,22 @@ def case_mpiio(c):
     """Whole-row reads take MPI-IO's individual path and column slabs its two-phase collective
     path (io/h5.c); GPIPE_MPIIO forces either. Every mode must give the same, exact results, also
     with more ranks than rows (ranks reading nothing still enter each collective read), for
-    contiguous, chunked (chunks across the ranks' and panels' edges) and compressed inputs."""
+    contiguous, chunked (chunks across the ranks' and panels' edges), compressed and compact inputs."""
     d = c.suite.casedir("mpiio")
     rng = np.random.default_rng(23)
     for shape, layout in (((97, 13), "contiguous"), ((2, 5), "contiguous"), ((97, 1), "contiguous"),
-                          ((97, 13), "chunked"), ((2, 5), "chunked"), ((61, 9), "gzip")):
+                          ((97, 13), "chunked"), ((2, 5), "chunked"), ((61, 9), "gzip"), ((23, 7), "compact")):
         a = rng.standard_normal(shape)
         path = os.path.join(d, "in_%dx%d_%s.h5" % (shape + (layout,)))
         if layout == "contiguous":
             write(path, a)
+        elif layout == "compact":   # the data in the object header
+            with h5py.File(path, "w") as f:
+                dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+                dcpl.set_layout(h5py.h5d.COMPACT)
+                sp = h5py.h5s.create_simple(shape)
+                h5py.h5d.create(f.id, b"data", h5py.h5t.IEEE_F64LE, sp, dcpl=dcpl).write(
+                    h5py.h5s.ALL, h5py.h5s.ALL, np.ascontiguousarray(a))
         else:
             with h5py.File(path, "w") as f:
                 f.create_dataset("data", data=a, chunks=(min(7, shape[0]), min(4, shape[1])),
