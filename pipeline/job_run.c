@@ -240,9 +240,9 @@ static void write_panel(gp_rpanel *pn, void *ctx, gp_error *e)
                  p + 1, w->npanels);
 }
 
+/* map: NULL writes the rows as read; cu: the map's GPU context (NULL: the map runs on the CPU). */
 static gp_status write_entry(MPI_Comm comm, const gp_job *j, const gp_job_entry *en, const gp_map *map,
-                             const char *map_where, int map_gpu, size_t mem, int force, size_t *panels,
-                             gp_error *e)
+                             const gp_cuda_map *cu, size_t mem, int force, size_t *panels, gp_error *e)
 {
     int rank, nranks;
     MPI_Comm_rank(comm, &rank);
@@ -266,7 +266,7 @@ static gp_status write_entry(MPI_Comm comm, const gp_job *j, const gp_job_entry 
     if (!k) k = 1;
     *panels = maxrows ? (maxrows + k - 1) / k : 0;
     mbuf = map ? malloc(k * C * oes + 64) : NULL;
-    gp_rwork wk = !map ? GP_RWORK_LIGHT : map_gpu ? GP_RWORK_GPU : GP_RWORK_HEAVY;   /* bench_panels.sh */
+    gp_rwork wk = !map ? GP_RWORK_LIGHT : cu ? GP_RWORK_GPU : GP_RWORK_HEAVY;   /* bench_panels.sh */
     if (gp__rstream_open(comm, &rs, k * C * ies, NULL, wk) || (map && !mbuf))
         gp__fail(e, GP_ENOMEM, "%s: cannot allocate panel buffers (%zu rows); lower mem", en->file, k);
     if ((st = gp__agree(comm, e))) goto done;
@@ -281,7 +281,7 @@ static gp_status write_entry(MPI_Comm comm, const gp_job *j, const gp_job_entry 
     gp_h5_set_attr(&out, "gpipe_source", src, e);
     if ((st = gp__agree(comm, e))) goto done;
     wctx w = {map, mbuf, &out, otype, C, *panels, rank};
-    gp_rstream_ops ops = {"map", NULL, map ? write_map : NULL, write_panel, &w, map_where};
+    gp_rstream_ops ops = {"map", NULL, map ? write_map : NULL, write_panel, &w, cu ? gp_cuda_map_desc(cu) : "cpu"};
     st = gp__rstream_run(comm, &rs, &in, k, &ops, e);
 done:
     gp__rstream_close(&rs);   /* the worker is idle: rstream_run waits for it before returning */
@@ -492,8 +492,7 @@ static gp_status run_entry(MPI_Comm comm, const gp_job *j, const gp_job_entry *e
         to.quiet = 1;
         st = gp_transpose(comm, &to, e);
     } else {
-        st = write_entry(comm, j, en, nmap ? &map : NULL, em.mc.cuda ? gp_cuda_map_desc(em.mc.cuda) : "cpu",
-                         em.mc.cuda != NULL, mem, force, &panels, e);
+        st = write_entry(comm, j, en, nmap ? &map : NULL, em.mc.cuda, mem, force, &panels, e);
     }
     entry_map_free(&em);
     if (st) return st;
