@@ -118,14 +118,20 @@ static gp_status coef_load(MPI_Comm comm, const gp_job *j, const gp_jstage *s, c
 }
 
 /* ---- per-column moments (standardize) -------------------------------------------------------- */
-/* Panels stream through rstream: the work maps panel p (the chain before standardize),
- * transposes it so each column is contiguous and adds each column to its exact accumulators,
- * on a worker thread while panel p + 1 is read where the rank has a second CPU (rstream.c). */
+/* Panels stream through rstream: the work maps panel p (the chain before standardize) and adds
+ * each column to its exact Σx and Σx², on a worker thread while panel p + 1 is read where the rank
+ * has a second CPU (rstream.c). f32 and integer columns go straight through the column-sum kernels
+ * (their squares are exact, so the SQ kind's sum is the stats' Σx²: the same limbs); f64 columns
+ * need the squares' rounding errors too (gp_cpu_rmoments), so the panel is transposed first and
+ * each column summed as one run. */
 typedef struct {
     const gp_mapchain *prefix;
-    void *mbuf, *tbuf;
-    gp_rstats *cs;
+    void *mbuf, *tbuf;     /* tbuf: the transposed panel (f64) */
+    gp_rstats *cs;         /* f64: per column */
+    int64_t *as, *aq;      /* f32 and integers: per column, the accumulators of Σx and Σx² */
+    gp_xfmt fs, fq;        /* their formats */
     size_t cols, oes;
+    int64_t rows;          /* rows added (each column's count) */
     gp_rtype t;
 } mctx;
 
@@ -139,9 +145,34 @@ static void moments_panel(gp_rpanel *pn, void *ctx)
         if ((pn->rc = gp_cpu_map(m->prefix, pn->buf, m->mbuf, n, m->cols, 0, pn->msg, sizeof pn->msg))) return;
         src = m->mbuf;
     }
+    m->rows += (int64_t)n;
+    if (m->as) {
+        gp_cpu_rsum(src, n, m->cols, m->t, GP_RK_SUM, GP_AXIS_COLS, m->fs, m->as);
+        gp_cpu_rsum(src, n, m->cols, m->t, GP_RK_SQ, GP_AXIS_COLS, m->fq, m->aq);
+        return;
+    }
     gp_cpu_transpose(src, m->tbuf, n, m->cols, m->oes);
     for (size_t c = 0; c < m->cols; c++)
-        gp_cpu_rstats((const char *)m->tbuf + c * n * m->oes, n, 1, 0, m->t, &m->cs[c]);
+        gp_cpu_rmoments((const char *)m->tbuf + c * n * m->oes, n, m->t, &m->cs[c]);
+}
+
+/* The column sums' accumulators as stats (f32 and integers): limbs, then the NaN / +Inf / -Inf
+ * counts of the values (the SUM accumulator's special words). */
+static void moments_from_sums(mctx *m)
+{
+    const size_t ws = gp_rwords(m->fs), wq = gp_rwords(m->fq);
+    for (size_t c = 0; c < m->cols; c++) {
+        gp_rstats *s = &m->cs[c];
+        const int64_t *a = m->as + c * ws;
+        memcpy(s->s, a, (size_t)s->fs.nl * sizeof *a);
+        memcpy(s->q, m->aq + c * wq, (size_t)s->fq.nl * sizeof *a);
+        s->nan = a[s->fs.nl];
+        s->pinf = a[s->fs.nl + 1];
+        s->ninf = a[s->fs.nl + 2];
+        s->count = m->rows;
+        s->finite = m->rows - s->nan - s->pinf - s->ninf;
+        s->qover = 0;   /* squares of f32 and of integers stay finite in f64 */
+    }
 }
 
 gp_status gp_job_column_moments(MPI_Comm comm, const char *file, const char *dataset, const gp_mapchain *prefix,
@@ -161,22 +192,29 @@ gp_status gp_job_column_moments(MPI_Comm comm, const char *file, const char *dat
     size_t oes = gp_rtype_size(t);
     if (!mem) mem = gp__default_mem(comm);
     size_t maxrows = gp__split(R, nranks, 0).count;
-    /* the read (a second one when overlapped), the mapped and the transposed panel, the
-     * accumulators; panels of at most 256 MiB over the first three */
-    size_t k = gp__rpanel_rows(C, ies + 2 * oes, C * ies, 1, mem, C * sizeof(gp_rstats), panel_rows, maxrows);
+    /* the read (a second one when overlapped), the mapped panel and for f64 the transposed one,
+     * the accumulators; panels of at most 256 MiB over the panels */
+    const int direct = t != GP_RT_F64;   /* column sums on the panel, no transpose */
+    const gp_xfmt fs = gp_rfmt(t, GP_RK_SUM), fq = gp_rfmt(t, GP_RK_SQ);
+    size_t acc_words = gp_rwords(fs) + gp_rwords(fq);
+    size_t k = gp__rpanel_rows(C, ies + (direct ? 1 : 2) * oes, C * ies, 1, mem,
+                               C * (sizeof(gp_rstats) + (direct ? acc_words * sizeof(int64_t) : 0)), panel_rows, maxrows);
     if (!k) k = 1;
     mbuf = malloc(k * C * oes + 64);
-    tbuf = malloc(k * C * oes + 64);
+    tbuf = direct ? NULL : malloc(k * C * oes + 64);
     cs = malloc((C ? C : 1) * sizeof *cs);
-    if (gp__rstream_open(comm, &rs, k * C * ies, NULL, GP_RWORK_HEAVY) || !mbuf || !tbuf || !cs)
+    int64_t *acc = direct ? calloc((C ? C : 1) * acc_words, sizeof *acc) : NULL;
+    if (gp__rstream_open(comm, &rs, k * C * ies, NULL, GP_RWORK_HEAVY) || !mbuf || (!direct && !tbuf) || !cs ||
+        (direct && !acc))
         gp__fail(e, GP_ENOMEM, "%s: cannot allocate the buffers of the column statistics (%zu rows per panel); lower mem", file, k);
     if ((st = gp__agree(comm, e))) goto done;
     for (size_t c = 0; c < C; c++) gp_rstats_init(&cs[c], t);
-    mctx m = {prefix, mbuf, tbuf, cs, C, oes, t};
+    mctx m = {prefix, mbuf, tbuf, cs, acc, acc ? acc + C * gp_rwords(fs) : NULL, fs, fq, C, oes, 0, t};
     gp_rstream_ops ops = {"column statistics", NULL, moments_panel, NULL, &m, "cpu"};
     if ((st = gp__rstream_run(comm, &rs, &in, k, &ops, e))) goto done;
     /* merge: exact integer sums of every column's limbs and counts */
     if (!C) goto done;
+    if (direct) moments_from_sums(&m);
     size_t per = (size_t)cs[0].fs.nl + (size_t)cs[0].fq.nl + 6;
     words = malloc(C * per * sizeof *words);
     if (!words) gp__fail(e, GP_ENOMEM, "out of memory merging column statistics");
@@ -203,6 +241,7 @@ gp_status gp_job_column_moments(MPI_Comm comm, const char *file, const char *dat
 done:
     gp__rstream_close(&rs);
     free(words);
+    free(acc);
     free(cs);
     free(mbuf);
     free(tbuf);

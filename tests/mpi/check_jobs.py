@@ -29,6 +29,8 @@ def exact_moments(col):
     """mean and population std as gpipe computes them: exact sums, rounded once."""
     xs = [float(v) for v in col if math.isfinite(v)]
     n = len(xs)
+    if n == 0:
+        return math.nan, math.nan
     s = sum(fractions.Fraction(v) for v in xs)
     q = sum(fractions.Fraction(v) ** 2 for v in xs)
     mean = float(s) / n
@@ -42,6 +44,9 @@ def standardize(x):
     out = np.empty_like(x64)
     for c in range(x.shape[1]):
         mean, sd = exact_moments(x64[:, c])
+        if math.isnan(sd):   # no finite value: the column becomes gpipe's canonical NaN
+            out[:, c] = np.nan
+            continue
         a = 1.0 if sd == 0 else 1.0 / sd
         b = -mean * a
         out[:, c] = x64[:, c] * a + b
@@ -63,7 +68,9 @@ def same_bits(got, want, what):
     g = np.ascontiguousarray(got).view(np.uint8)
     w = np.ascontiguousarray(want).view(np.uint8)
     if not np.array_equal(g, w):
-        bad = np.argwhere(got != want)
+        es = got.dtype.itemsize   # elements whose bytes differ (NaN != NaN would flag every NaN)
+        diff = (g.reshape(-1, es) != w.reshape(-1, es)).any(axis=1).reshape(got.shape)
+        bad = np.argwhere(diff)
         i = tuple(bad[0]) if len(bad) else None
         raise gc.CaseFailure("%s: values differ (%d elements), first at %s: got %r want %r" % (
             what, len(bad), i, got[i] if i else None, want[i] if i else None))
@@ -257,6 +264,43 @@ def case_stage_types(c):
           "error line: %s" % errs)
 
 
+def case_standardize_types(c):
+    """standardize's column moments on every path: integer columns (the column-sum kernels: i16,
+    u8, i64 beyond 2^32 with squares beyond 2^64), f32 columns with NaN, +-Inf, a constant column
+    and a column without a finite value (NaN out), f64 columns (the transposed path), each
+    against exact fractions, at the run's rank count and in 2-row panels (so ranks and panels both
+    split the columns' sums)."""
+    d = c.suite.casedir("standardize_types")
+    rng = np.random.default_rng(77)
+    R = 29
+    xs = {
+        "i16": rng.integers(-32768, 32768, (R, 7)).astype(np.int16),
+        "u8": rng.integers(0, 256, (R, 5)).astype(np.uint8),
+        "i64": rng.integers(-(1 << 40), 1 << 40, (R, 3)).astype(np.int64),
+    }
+    f = (rng.standard_normal((R, 6)) * 1e3 + 5).astype(np.float32)
+    f[3, 0], f[11, 0], f[20, 1], f[0, 2] = np.nan, np.inf, -np.inf, np.nan
+    f[:, 3] = 2.5            # std 0: a = 1
+    f[:, 4] = np.nan         # no finite value: mean and std NaN
+    f[5, 5] = 3e38           # a square beyond f32, exact in f64
+    xs["f32"] = f
+    g = rng.standard_normal((R, 4)) * 1e150
+    g[7, 1] = np.inf
+    xs["f64"] = g
+    for name, x in xs.items():
+        with h5py.File(os.path.join(d, name + ".h5"), "w") as h:
+            h["data"] = x
+        for k in ("0", "2"):
+            kk = "" if k == "0" else "[job]\npanel_rows = %s\n" % k
+            p = c.job(d, "j-%s-%s.ini" % (name, k), kk + "[read]\nfile = %s.h5\n[standardize]\n[write]\n"
+                      "file = {stem}.%s.out.h5\n" % (name, k))
+            gc.expect_ok(c.run([p, "-q", "-f"]))
+            got, _ = read(os.path.join(d, "%s.%s.out.h5" % (name, k)), "/data")
+            with np.errstate(invalid="ignore"):
+                want = standardize(x).astype(affine_type(x.dtype))
+            same_bits(got, want, "%s, panel_rows %s: standardize" % (name, k))
+
+
 def case_streamed_faults(c):
     """The streamed passes without a transpose (column moments of standardize, map + write, a
     plain copy) over many panels, serial (one buffer) and overlapped (two, a worker thread):
@@ -397,6 +441,7 @@ def main():
     suite = gc.Suite("jobs-np%d" % args.np, args)
     c = Ctx(suite, args)
     suite.case("example_standardize_transpose", case_example_standardize_transpose, c)
+    suite.case("standardize_types", case_standardize_types, c)
     suite.case("example_scale_cast", case_example_scale_cast, c)
     suite.case("example_column_stats", case_example_column_stats, c)
     suite.case("fused_vs_unfused_vs_numpy", case_fused_unfused, c)
