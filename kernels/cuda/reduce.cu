@@ -434,7 +434,7 @@ template <typename T> union U16 { uint4 u; A16<T> a; };
  * gain (bench/NOTES.md, 2026-12-05). The CPU emulation (emu.h) keeps __ldg. */
 __device__ __forceinline__ uint4 ldg16(const void *p)
 {
-#ifdef __CUDA_ARCH__
+#if defined(__CUDA_ARCH__) && !defined(GP_LDG_PLAIN)
     uint4 r;
     asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
     return r;
