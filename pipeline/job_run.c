@@ -119,18 +119,19 @@ static gp_status coef_load(MPI_Comm comm, const gp_job *j, const gp_jstage *s, c
 
 /* ---- per-column moments (standardize) -------------------------------------------------------- */
 /* Panels stream through rstream: the work maps panel p (the chain before standardize) and adds
- * each column to its exact Σx and Σx², on a worker thread while panel p + 1 is read where the rank
- * has a second CPU (rstream.c). f32 and integer columns go straight through the column-sum kernels
- * (their squares are exact, so the SQ kind's sum is the stats' Σx²: the same limbs); f64 columns
- * need the squares' rounding errors too (gp_cpu_rmoments), so the panel is transposed first and
- * each column summed as one run. */
+ * its columns into exact per-column accumulators of Σx and Σx² with the column-sum kernels
+ * (gp_cpu_rsum, axis cols), on a worker thread while panel p + 1 is read where the rank has a
+ * second CPU (rstream.c). Squares of f32 and of integers are exact in double, so the SQ kind's sum
+ * is Σx²; for f64 the SQ kind sums the rounded squares and the rounding errors fma(x, x, -x²) are
+ * summed into the same accumulator: exactly the limbs gp_cpu_rstats gives (twenty-fourth session:
+ * 1.8x the transpose + per-column stats it replaced). */
 typedef struct {
     const gp_mapchain *prefix;
-    void *mbuf, *tbuf;     /* tbuf: the transposed panel (f64) */
-    gp_rstats *cs;         /* f64: per column */
-    int64_t *as, *aq;      /* f32 and integers: per column, the accumulators of Σx and Σx² */
+    void *mbuf;            /* the mapped panel */
+    double *ebuf;          /* f64: the squares' rounding errors */
+    int64_t *as, *aq;      /* per column, the accumulators of Σx and Σx² */
     gp_xfmt fs, fq;        /* their formats */
-    size_t cols, oes;
+    size_t cols;
     int64_t rows;          /* rows added (each column's count) */
     gp_rtype t;
 } mctx;
@@ -146,33 +147,32 @@ static void moments_panel(gp_rpanel *pn, void *ctx)
         src = m->mbuf;
     }
     m->rows += (int64_t)n;
-    if (m->as) {
-        gp_cpu_rsum(src, n, m->cols, m->t, GP_RK_SUM, GP_AXIS_COLS, m->fs, m->as);
-        gp_cpu_rsum(src, n, m->cols, m->t, GP_RK_SQ, GP_AXIS_COLS, m->fq, m->aq);
-        return;
+    gp_cpu_rsum(src, n, m->cols, m->t, GP_RK_SUM, GP_AXIS_COLS, m->fs, m->as);
+    gp_cpu_rsum(src, n, m->cols, m->t, GP_RK_SQ, GP_AXIS_COLS, m->fq, m->aq);
+    if (m->t == GP_RT_F64) {
+        const double *x = src;
+        for (size_t i = 0; i < n * m->cols; i++) {   /* 0 where the square is not finite */
+            const double d = x[i], p = gp_mul_rn(d, d);
+            m->ebuf[i] = p - p == 0 ? fma(d, d, -p) : 0;
+        }
+        gp_cpu_rsum(m->ebuf, n, m->cols, GP_RT_F64, GP_RK_SUM, GP_AXIS_COLS, m->fq, m->aq);
     }
-    gp_cpu_transpose(src, m->tbuf, n, m->cols, m->oes);
-    for (size_t c = 0; c < m->cols; c++)
-        gp_cpu_rmoments((const char *)m->tbuf + c * n * m->oes, n, m->t, &m->cs[c]);
 }
 
-/* The column sums' accumulators as stats (f32 and integers): limbs, then the NaN / +Inf / -Inf
- * counts of the values (the SUM accumulator's special words). */
-static void moments_from_sums(mctx *m)
+/* The accumulators as stats: limbs, the NaN / +Inf / -Inf counts of the values (the SUM
+ * accumulator's special words), and the finite values whose square overflows (the SQ
+ * accumulator counts them as +Inf, beside the squares of the infinities). */
+static void moments_of(const mctx *m, size_t c, gp_rstats *s)
 {
-    const size_t ws = gp_rwords(m->fs), wq = gp_rwords(m->fq);
-    for (size_t c = 0; c < m->cols; c++) {
-        gp_rstats *s = &m->cs[c];
-        const int64_t *a = m->as + c * ws;
-        memcpy(s->s, a, (size_t)s->fs.nl * sizeof *a);
-        memcpy(s->q, m->aq + c * wq, (size_t)s->fq.nl * sizeof *a);
-        s->nan = a[s->fs.nl];
-        s->pinf = a[s->fs.nl + 1];
-        s->ninf = a[s->fs.nl + 2];
-        s->count = m->rows;
-        s->finite = m->rows - s->nan - s->pinf - s->ninf;
-        s->qover = 0;   /* squares of f32 and of integers stay finite in f64 */
-    }
+    const int64_t *a = m->as + c * gp_rwords(m->fs), *q = m->aq + c * gp_rwords(m->fq);
+    memcpy(s->s, a, (size_t)m->fs.nl * sizeof *a);
+    memcpy(s->q, q, (size_t)m->fq.nl * sizeof *q);
+    s->nan = a[m->fs.nl];
+    s->pinf = a[m->fs.nl + 1];
+    s->ninf = a[m->fs.nl + 2];
+    s->count = m->rows;
+    s->finite = m->rows - s->nan - s->pinf - s->ninf;
+    s->qover = q[m->fq.nl + 1] - s->pinf - s->ninf;
 }
 
 gp_status gp_job_column_moments(MPI_Comm comm, const char *file, const char *dataset, const gp_mapchain *prefix,
@@ -182,69 +182,48 @@ gp_status gp_job_column_moments(MPI_Comm comm, const char *file, const char *dat
     MPI_Comm_size(comm, &nranks);
     gp_rin in;
     gp_rstream rs = {0};
-    void *mbuf = NULL, *tbuf = NULL;
-    gp_rstats *cs = NULL;
-    int64_t *words = NULL;
+    void *mbuf = NULL;
+    double *ebuf = NULL;
+    int64_t *acc = NULL;
     gp_status st = gp__rin_open(comm, file, dataset, GP_RIN_RAW, &in, e);
     if (st) { gp__rin_close(&in); return st; }
     size_t R = in.h.rows, C = in.h.cols, ies = in.esize;
     gp_rtype t = gp_mapchain_out(prefix);
     size_t oes = gp_rtype_size(t);
+    const int f64 = t == GP_RT_F64;
+    const gp_xfmt fs = gp_rfmt(t, GP_RK_SUM), fq = gp_rfmt(t, GP_RK_SQ);
+    const size_t ws = gp_rwords(fs), wq = gp_rwords(fq), nw = C * (ws + wq) + 1;   /* + the row count */
     if (!mem) mem = gp__default_mem(comm);
     size_t maxrows = gp__split(R, nranks, 0).count;
-    /* the read (a second one when overlapped), the mapped panel and for f64 the transposed one,
+    /* the read (a second one when overlapped), the mapped panel and for f64 the squares' errors,
      * the accumulators; panels of at most 256 MiB over the panels */
-    const int direct = t != GP_RT_F64;   /* column sums on the panel, no transpose */
-    const gp_xfmt fs = gp_rfmt(t, GP_RK_SUM), fq = gp_rfmt(t, GP_RK_SQ);
-    size_t acc_words = gp_rwords(fs) + gp_rwords(fq);
-    size_t k = gp__rpanel_rows(C, ies + (direct ? 1 : 2) * oes, C * ies, 1, mem,
-                               C * (sizeof(gp_rstats) + (direct ? acc_words * sizeof(int64_t) : 0)), panel_rows, maxrows);
+    size_t k = gp__rpanel_rows(C, ies + (f64 ? 2 : 1) * oes, C * ies, 1, mem, nw * sizeof *acc, panel_rows, maxrows);
     if (!k) k = 1;
     mbuf = malloc(k * C * oes + 64);
-    tbuf = direct ? NULL : malloc(k * C * oes + 64);
-    cs = malloc((C ? C : 1) * sizeof *cs);
-    int64_t *acc = direct ? calloc((C ? C : 1) * acc_words, sizeof *acc) : NULL;
-    if (gp__rstream_open(comm, &rs, k * C * ies, NULL, GP_RWORK_HEAVY) || !mbuf || (!direct && !tbuf) || !cs ||
-        (direct && !acc))
+    ebuf = f64 ? malloc(k * C * sizeof *ebuf + 64) : NULL;
+    acc = calloc(nw, sizeof *acc);
+    if (gp__rstream_open(comm, &rs, k * C * ies, NULL, GP_RWORK_HEAVY) || !mbuf || (f64 && !ebuf) || !acc)
         gp__fail(e, GP_ENOMEM, "%s: cannot allocate the buffers of the column statistics (%zu rows per panel); lower mem", file, k);
     if ((st = gp__agree(comm, e))) goto done;
-    for (size_t c = 0; c < C; c++) gp_rstats_init(&cs[c], t);
-    mctx m = {prefix, mbuf, tbuf, cs, acc, acc ? acc + C * gp_rwords(fs) : NULL, fs, fq, C, oes, 0, t};
+    mctx m = {prefix, mbuf, ebuf, acc, acc + C * ws, fs, fq, C, 0, t};
     gp_rstream_ops ops = {"column statistics", NULL, moments_panel, NULL, &m, "cpu"};
     if ((st = gp__rstream_run(comm, &rs, &in, k, &ops, e))) goto done;
-    /* merge: exact integer sums of every column's limbs and counts */
-    if (!C) goto done;
-    if (direct) moments_from_sums(&m);
-    size_t per = (size_t)cs[0].fs.nl + (size_t)cs[0].fq.nl + 6;
-    words = malloc(C * per * sizeof *words);
-    if (!words) gp__fail(e, GP_ENOMEM, "out of memory merging column statistics");
+    /* merge: exact integer sums of every column's limbs and counts, and of the row counts */
+    acc[nw - 1] = m.rows;
+    if (gp__rallsum_i64(comm, acc, nw)) gp__fail(e, GP_EMPI, "merging column statistics failed");
     if ((st = gp__agree(comm, e))) goto done;
+    m.rows = acc[nw - 1];
     for (size_t c = 0; c < C; c++) {
-        int64_t *w = words + c * per;
-        size_t n = 0;
-        for (int i = 0; i < cs[c].fs.nl; i++) w[n++] = cs[c].s[i];
-        for (int i = 0; i < cs[c].fq.nl; i++) w[n++] = cs[c].q[i];
-        w[n++] = cs[c].count; w[n++] = cs[c].finite; w[n++] = cs[c].nan;
-        w[n++] = cs[c].pinf; w[n++] = cs[c].ninf; w[n++] = cs[c].qover;
-    }
-    if (gp__rallsum_i64(comm, words, C * per)) gp__fail(e, GP_EMPI, "merging column statistics failed");
-    if ((st = gp__agree(comm, e))) goto done;
-    for (size_t c = 0; c < C; c++) {
-        int64_t *w = words + c * per;
-        size_t n = 0;
-        for (int i = 0; i < cs[c].fs.nl; i++) cs[c].s[i] = w[n++];
-        for (int i = 0; i < cs[c].fq.nl; i++) cs[c].q[i] = w[n++];
-        cs[c].count = w[n++]; cs[c].finite = w[n++]; cs[c].nan = w[n++];
-        cs[c].pinf = w[n++]; cs[c].ninf = w[n++]; cs[c].qover = w[n++];
-        gp_rstats_moments(&cs[c], &mean[c], &std[c]);
+        gp_rstats cs;
+        gp_rstats_init(&cs, t);
+        moments_of(&m, c, &cs);
+        gp_rstats_moments(&cs, &mean[c], &std[c]);
     }
 done:
     gp__rstream_close(&rs);
-    free(words);
     free(acc);
-    free(cs);
+    free(ebuf);
     free(mbuf);
-    free(tbuf);
     gp__rin_close(&in);
     return st;
 }

@@ -132,9 +132,6 @@ typedef struct gp_rstats {
 void gp_rstats_init(gp_rstats *s, gp_rtype t);
 /* Adds a panel whose first row is global row row0 of a matrix with `cols` columns. */
 void gp_cpu_rstats(const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rstats *s);
-/* The moments alone of n values (standardize's columns): s, q, count, finite, nan, pinf, ninf and
- * qover exactly as gp_cpu_rstats adds them; no checksum, and kmin/kmax are not to be read. */
-void gp_cpu_rmoments(const void *buf, size_t n, gp_rtype t, gp_rstats *s);
 /* stats of a panel on the GPU (gpipe stats --device cuda): adds it into s like gp_cpu_rstats, the
  * same bits (exact sums by the sum kernels, the rest by one fingerprint-and-extrema kernel).
  * _dev: the panel is already in device memory (16-byte aligned); both wait for the results. */

@@ -1048,7 +1048,7 @@ GP_LANES static int f64_sqerr(const double *restrict p, size_t n, double *restri
     return ok;
 }
 #define STATS_FLOAT(NAME, T, U, FMA)                                                                     \
-    static void NAME##_stats(const T *x, size_t rows, size_t cols, size_t row0, gp_rstats *s, int full) \
+    static void NAME##_stats(const T *x, size_t rows, size_t cols, size_t row0, gp_rstats *s)        \
     {                                                                                               \
         double a[GP_XK] = {0}, b[GP_XK] = {0}, sa0[LANES] = {0}, sa1[LANES] = {0};                  \
         double qa0[LANES] = {0}, qa1[LANES] = {0}, ea0[LANES] = {0}, ea1[LANES] = {0}, sp[VB], e[VB]; \
@@ -1061,12 +1061,10 @@ GP_LANES static int f64_sqerr(const double *restrict p, size_t n, double *restri
             for (size_t j = done; j < done + m; j += VB) {                                          \
                 const size_t nb = done + m - j < VB ? done + m - j : VB, nl = nb - nb % LANES;       \
                 const T *p = x + j;                                                                 \
-                int64_t dummy = 0;   /* the min pass also counts the NaNs */                         \
+                h += gp_rhash_run(p, nb, sizeof(T), i0 + j, 1);                                     \
+                int64_t dummy = 0;                                                                  \
                 NAME##_ext_fold(NAME##_ext_run((const U *)p, nb, 1, 0, &nan), 1, &s->kmin);          \
-                if (full) {                                                                         \
-                    h += gp_rhash_run(p, nb, sizeof(T), i0 + j, 1);                                 \
-                    NAME##_ext_fold(NAME##_ext_run((const U *)p, nb, 0, 0, &dummy), 0, &s->kmax);    \
-                }                                                                                   \
+                NAME##_ext_fold(NAME##_ext_run((const U *)p, nb, 0, 0, &dummy), 0, &s->kmax);        \
                 NAME##_inf_counts((const U *)p, nb, &pinf, &ninf);                                  \
                 int r = nl ? NAME##_lanes(p, nl, LANES, 0, sa0, sa1, sp) : 1;                       \
                 if (r == 3) spills_out(sp, nl, 0, 1, 0, s->s, s->fs.lo);                            \
@@ -1132,7 +1130,7 @@ STATS_FLOAT(f64, double, uint64_t, 1)
         *hi = h;                                                                                    \
         *lo = l;                                                                                    \
     }                                                                                               \
-    static void NAME##_stats(const T *x, size_t rows, size_t cols, size_t row0, gp_rstats *s, int full) \
+    static void NAME##_stats(const T *x, size_t rows, size_t cols, size_t row0, gp_rstats *s)        \
     {                                                                                               \
         __int128 sum = 0; unsigned __int128 q = 0; uint64_t qc = 0, h = 0;                          \
         uint64_t kmin = s->kmin, kmax = s->kmax;                                                    \
@@ -1143,12 +1141,10 @@ STATS_FLOAT(f64, double, uint64_t, 1)
             for (size_t j = done; j < done + m; j += IB) {   /* the passes over one cached block */ \
                 const size_t nb = done + m - j < IB ? done + m - j : IB;                            \
                 const T *p = x + j;                                                                 \
-                if (full) {                                                                         \
-                    h += gp_rhash_run(p, nb, sizeof(T), i0 + j, 1);                                 \
-                    const uint64_t lo = NAME##_ext_run(p, nb, 0), hi = NAME##_ext_run(p, nb, 1);    \
-                    kmin = lo < kmin ? lo : kmin;                                                   \
-                    kmax = hi > kmax ? hi : kmax;                                                   \
-                }                                                                                   \
+                h += gp_rhash_run(p, nb, sizeof(T), i0 + j, 1);                                     \
+                const uint64_t lo = NAME##_ext_run(p, nb, 0), hi = NAME##_ext_run(p, nb, 1);        \
+                kmin = lo < kmin ? lo : kmin;                                                       \
+                kmax = hi > kmax ? hi : kmax;                                                       \
                 if (sizeof(T) <= 4) sum += NAME##_sum64(p, nb);   /* < 2^24 values: no overflow */  \
                 else for (size_t i = 0; i < nb; i++) NAME##_one(p[i], 0, &sum, &q, &qc);             \
                 if (sizeof(T) <= 2) {                                                               \
@@ -1181,8 +1177,8 @@ STATS_INT(u16, uint16_t)
 STATS_INT(u32, uint32_t)
 STATS_INT(u64, uint64_t)
 
-#define DISPATCH_STATS(NAME, T) case GP_RT_##NAME: NAME##_stats((const T *)buf, rows, cols, row0, s, full); break;
-static void rstats(const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rstats *s, int full)
+#define DISPATCH_STATS(NAME, T) case GP_RT_##NAME: NAME##_stats((const T *)buf, rows, cols, row0, s); break;
+void gp_cpu_rstats(const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rstats *s)
 {
     switch (t) {
         DISPATCH_STATS(i8, int8_t) DISPATCH_STATS(i16, int16_t) DISPATCH_STATS(i32, int32_t)
@@ -1191,14 +1187,6 @@ static void rstats(const void *buf, size_t rows, size_t cols, size_t row0, gp_rt
         DISPATCH_STATS(f64, double)
     default: break;
     }
-}
-void gp_cpu_rstats(const void *buf, size_t rows, size_t cols, size_t row0, gp_rtype t, gp_rstats *s)
-{
-    rstats(buf, rows, cols, row0, t, s, 1);
-}
-void gp_cpu_rmoments(const void *buf, size_t n, gp_rtype t, gp_rstats *s)
-{
-    rstats(buf, 1, n, 0, t, s, 0);
 }
 
 /* ---- CUDA stubs when built without nvcc (and without the CPU emulation of the tests) ---------------- */

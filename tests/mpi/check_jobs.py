@@ -31,6 +31,8 @@ def exact_moments(col):
     n = len(xs)
     if n == 0:
         return math.nan, math.nan
+    if any(math.isinf(v * v) for v in xs):   # a square beyond f64: std is +Inf
+        return float(sum(fractions.Fraction(v) for v in xs) / n), math.inf
     s = sum(fractions.Fraction(v) for v in xs)
     q = sum(fractions.Fraction(v) ** 2 for v in xs)
     mean = float(s) / n
@@ -284,8 +286,10 @@ def case_standardize_types(c):
     f[:, 4] = np.nan         # no finite value: mean and std NaN
     f[5, 5] = 3e38           # a square beyond f32, exact in f64
     xs["f32"] = f
-    g = rng.standard_normal((R, 4)) * 1e150
+    g = rng.standard_normal((R, 5)) * 1e150
     g[7, 1] = np.inf
+    g[9, 2] = 3e200          # its square overflows f64: std +Inf, a = 0
+    g[:, 3] = rng.standard_normal(R) * 1e-140 + 1e-139   # squares far below 1, their errors still normal
     xs["f64"] = g
     for name, x in xs.items():
         with h5py.File(os.path.join(d, name + ".h5"), "w") as h:

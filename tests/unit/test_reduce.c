@@ -492,15 +492,6 @@ static void test_stats_floats(void **state)
                 const size_t r1 = R / 2;   /* two panels into one stats */
                 gp_cpu_rstats(buf, r1, C, row0, ty, &h);
                 gp_cpu_rstats((const char *)buf + r1 * C * es, R - r1, C, row0 + r1, ty, &h);
-                /* the moments alone (standardize's columns), in two pieces: the same sums and counts */
-                gp_rstats mo;
-                gp_rstats_init(&mo, ty);
-                gp_cpu_rmoments(buf, n / 3, ty, &mo);
-                gp_cpu_rmoments((const char *)buf + n / 3 * es, n - n / 3, ty, &mo);
-                assert_memory_equal(mo.s, r.s, (size_t)r.fs.nl * 8);
-                assert_memory_equal(mo.q, r.q, (size_t)r.fq.nl * 8);
-                assert_true(mo.count == r.count && mo.finite == r.finite && mo.nan == r.nan);
-                assert_true(mo.pinf == r.pinf && mo.ninf == r.ninf && mo.qover == r.qover);
                 const gp_rstats *v[2] = {&g, &h};
                 for (int j = 0; j < 2; j++) {
                     /* the exact sums themselves (normalised limbs are unique), not only their
@@ -564,13 +555,6 @@ static void test_stats_integers(void **state)
                 const size_t r1 = R / 2;
                 gp_cpu_rstats(buf, r1, C, row0, t, &h);
                 gp_cpu_rstats(buf + r1 * C * es, R - r1, C, row0 + r1, t, &h);
-                gp_rstats mo;   /* the moments alone, in two pieces */
-                gp_rstats_init(&mo, t);
-                gp_cpu_rmoments(buf, n / 3, t, &mo);
-                gp_cpu_rmoments(buf + n / 3 * es, n - n / 3, t, &mo);
-                assert_memory_equal(mo.s, as, (size_t)r.fs.nl * 8);
-                assert_memory_equal(mo.q, aq, (size_t)r.fq.nl * 8);
-                assert_true(mo.count == (int64_t)n && mo.finite == (int64_t)n && !mo.nan && !mo.qover);
                 const gp_rstats *v2[2] = {&g, &h};
                 for (int j = 0; j < 2; j++) {
                     assert_memory_equal(v2[j]->s, as, (size_t)r.fs.nl * 8);
