@@ -428,19 +428,13 @@ __device__ __forceinline__ double qnan() { return __longlong_as_double(0x7FF8000
 
 template <typename T> struct __align__(16) A16 { T v[16 / sizeof(T)]; };
 template <typename T> union U16 { uint4 u; A16<T> a; };
-/* One 16-byte read-only load, with the hint that L2 fetch 256 bytes around it
- * (ld.global.nc.L2::256B; __ldg's plain LDG otherwise): on an H100 the column sums of 2^27 x 4
- * went 0.894-0.897 -> 0.925-0.933x CUB, the other sums equal; 128 B and L1::no_allocate did not
- * gain (bench/NOTES.md, 2026-12-05). The CPU emulation (emu.h) keeps __ldg. */
+/* One 16-byte read-only load (LDG.E.128.CONSTANT). No L2 prefetch-size hint: with
+ * `ld.global.nc.L2::256B` (kept 2026-12-05 on H100 figures: column sums of 2^27 x 4 +3 points, the
+ * rest equal) an H200 lost 8 points on the whole sum (0.98 -> 0.90x CUB) and 3-6 on most row and
+ * column sums; bench/NOTES.md, twenty-fourth session. */
 __device__ __forceinline__ uint4 ldg16(const void *p)
 {
-#if defined(__CUDA_ARCH__) && !defined(GP_LDG_PLAIN)
-    uint4 r;
-    asm("ld.global.nc.L2::256B.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
-    return r;
-#else
     return __ldg(reinterpret_cast<const uint4 *>(p));
-#endif
 }
 template <typename T> __device__ __forceinline__ A16<T> ld16(const A16<T> *p)
 {
