@@ -14,6 +14,15 @@
 #include "pipeline/status.h"
 
 #define BLK 512
+/* gp_cpu_map is built twice, for AVX2 and for the baseline, and picked at load time: 4 doubles per
+ * vector, and nearbyint as one rounding instruction (SSE4.1) instead of a libm call. Its helpers
+ * are inlined into each clone. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(GP_NO_SSE2)
+#define GP_MAP_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define GP_MAP_CLONES
+#endif
+#define GP_INL static inline __attribute__((always_inline))
 
 gp_rtype gp_mapchain_out(const gp_mapchain *m)
 {
@@ -25,7 +34,7 @@ static inline uint32_t bs32(uint32_t v) { return __builtin_bswap32(v); }
 static inline uint64_t bs64(uint64_t v) { return __builtin_bswap64(v); }
 
 /* n elements of type t (byte-swapped when swap) -> f64 */
-static void load(const void *src, gp_rtype t, int swap, size_t n, double *x)
+GP_INL void load(const void *src, gp_rtype t, int swap, size_t n, double *x)
 {
 #define LOADN(T) do { const T *p = (const T *)src; for (size_t i = 0; i < n; i++) x[i] = (double)p[i]; } while (0)
 #define LOADS(T, U, BS) do { const unsigned char *p = (const unsigned char *)src;            \
@@ -63,7 +72,7 @@ static void load(const void *src, gp_rtype t, int swap, size_t n, double *x)
 }
 
 /* Values already checked (casts) or floating: plain conversions. */
-static void store(const double *x, size_t n, gp_rtype t, void *dst)
+GP_INL void store(const double *x, size_t n, gp_rtype t, void *dst)
 {
 #define STOREN(T) do { T *p = (T *)dst; for (size_t i = 0; i < n; i++) p[i] = (T)x[i]; } while (0)
     switch (t) {
@@ -83,7 +92,7 @@ static void store(const double *x, size_t n, gp_rtype t, void *dst)
 }
 
 /* Range of an integer type as f64 bounds: lo <= x < hi_excl (both exact in f64). */
-static void int_range(gp_rtype t, double *lo, double *hi_excl)
+GP_INL void int_range(gp_rtype t, double *lo, double *hi_excl)
 {
     switch (t) {
     case GP_RT_I8: *lo = -128.0; *hi_excl = 128.0; break;
@@ -97,8 +106,8 @@ static void int_range(gp_rtype t, double *lo, double *hi_excl)
     }
 }
 
-int gp_cpu_map(const gp_mapchain *m, const void *in, void *out, size_t rows, size_t cols, size_t col0,
-               char *err, size_t errlen)
+GP_MAP_CLONES int gp_cpu_map(const gp_mapchain *m, const void *in, void *out, size_t rows, size_t cols, size_t col0,
+                             char *err, size_t errlen)
 {
     double x[BLK];
     size_t ies = gp_rtype_size(m->in);
