@@ -267,11 +267,12 @@ def case_stage_types(c):
 
 
 def case_standardize_types(c):
-    """standardize's column moments on every path: integer columns (the column-sum kernels: i16,
-    u8, i64 beyond 2^32 with squares beyond 2^64), f32 columns with NaN, +-Inf, a constant column
-    and a column without a finite value (NaN out), f64 columns (the transposed path), each
-    against exact fractions, at the run's rank count and in 2-row panels (so ranks and panels both
-    split the columns' sums)."""
+    """standardize's column moments (the column-sum kernels on each panel) for every kind of
+    column: integers (i16, u8, i64 beyond 2^32 with squares beyond 2^64); f32 with NaN, +-Inf, a
+    constant column, a column without a finite value (NaN out) and a square beyond f32; f64 (the
+    squares' rounding errors summed beside them) near 1e150, near 1e-139 and with a square beyond
+    f64 (std +Inf). Each against exact fractions, bit for bit, at the run's rank count and in 2-row
+    panels (so ranks and panels both split the columns' sums)."""
     d = c.suite.casedir("standardize_types")
     rng = np.random.default_rng(77)
     R = 29
