@@ -190,19 +190,20 @@ gp_status gp_job_column_moments(MPI_Comm comm, const char *file, const char *dat
     size_t R = in.h.rows, C = in.h.cols, ies = in.esize;
     gp_rtype t = gp_mapchain_out(prefix);
     size_t oes = gp_rtype_size(t);
-    const int f64 = t == GP_RT_F64;
+    const int f64 = t == GP_RT_F64, mapped = prefix->nops || prefix->in_swap;   /* as moments_panel */
     const gp_xfmt fs = gp_rfmt(t, GP_RK_SUM), fq = gp_rfmt(t, GP_RK_SQ);
     const size_t ws = gp_rwords(fs), wq = gp_rwords(fq), nw = C * (ws + wq) + 1;   /* + the row count */
     if (!mem) mem = gp__default_mem(comm);
     size_t maxrows = gp__split(R, nranks, 0).count;
-    /* the read (a second one when overlapped), the mapped panel and for f64 the squares' errors,
-     * the accumulators; panels of at most 256 MiB over the panels */
-    size_t k = gp__rpanel_rows(C, ies + (f64 ? 2 : 1) * oes, C * ies, 1, mem, nw * sizeof *acc, panel_rows, maxrows);
+    /* the read (a second one when overlapped), the mapped panel when there is a map and for f64
+     * the squares' errors, the accumulators; panels of at most 256 MiB over the panels */
+    size_t k = gp__rpanel_rows(C, ies + (mapped ? oes : 0) + (f64 ? sizeof *ebuf : 0), C * ies, 1, mem,
+                               nw * sizeof *acc, panel_rows, maxrows);
     if (!k) k = 1;
-    mbuf = malloc(k * C * oes + 64);
+    mbuf = mapped ? malloc(k * C * oes + 64) : NULL;
     ebuf = f64 ? malloc(k * C * sizeof *ebuf + 64) : NULL;
     acc = calloc(nw, sizeof *acc);
-    if (gp__rstream_open(comm, &rs, k * C * ies, NULL, GP_RWORK_HEAVY) || !mbuf || (f64 && !ebuf) || !acc)
+    if (gp__rstream_open(comm, &rs, k * C * ies, NULL, GP_RWORK_HEAVY) || (mapped && !mbuf) || (f64 && !ebuf) || !acc)
         gp__fail(e, GP_ENOMEM, "%s: cannot allocate the buffers of the column statistics (%zu rows per panel); lower mem", file, k);
     if ((st = gp__agree(comm, e))) goto done;
     mctx m = {prefix, mbuf, ebuf, acc, acc + C * ws, fs, fq, C, 0, t};

@@ -271,8 +271,8 @@ def case_standardize_types(c):
     column: integers (i16, u8, i64 beyond 2^32 with squares beyond 2^64); f32 with NaN, +-Inf, a
     constant column, a column without a finite value (NaN out) and a square beyond f32; f64 (the
     squares' rounding errors summed beside them) near 1e150, near 1e-139 and with a square beyond
-    f64 (std +Inf). Each against exact fractions, bit for bit, at the run's rank count and in 2-row
-    panels (so ranks and panels both split the columns' sums)."""
+    f64 (std +Inf), also big-endian. Each against exact fractions, bit for bit, at the run's rank
+    count and in 2-row panels (so ranks and panels both split the columns' sums)."""
     d = c.suite.casedir("standardize_types")
     rng = np.random.default_rng(77)
     R = 29
@@ -292,6 +292,7 @@ def case_standardize_types(c):
     g[9, 2] = 3e200          # its square overflows f64: std +Inf, a = 0
     g[:, 3] = rng.standard_normal(R) * 1e-140 + 1e-139   # squares far below 1, their errors still normal
     xs["f64"] = g
+    xs["f64be"] = g.astype(">f8")   # byte-swapped on read: the moments go through the (empty) map
     for name, x in xs.items():
         with h5py.File(os.path.join(d, name + ".h5"), "w") as h:
             h["data"] = x
