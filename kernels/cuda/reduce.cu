@@ -643,50 +643,75 @@ __device__ __forceinline__ void vadd_all(TState &s, const A16<T> &v, int sq, ull
 
 /* ---- sums ---- */
 
-/* axis all: grid-stride over tiles of blockDim.x * U vectors (one contiguous tile per block per
- * step), U loads in flight per thread, spills into a shared superaccumulator as in k_sum_all. */
+/* The vectors [b0, nv) of xv in tiles of blockDim.x * U vectors, one tile every `stride` vectors
+ * (gridDim.x tiles: a grid-stride sweep), into the thread state s (spills into the shared
+ * superaccumulator sh): U loads in flight per thread, f32 steps added in runs of exact double sums
+ * (step_f32). */
 template <typename T, int U>
-__global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, gp_xfmt f,
-                                                 ull *gacc, long long *out)
+__device__ __forceinline__ void sum_tiles(TState &s, const A16<T> *xv, size_t nv, size_t b0, size_t stride, int sq,
+                                          int batch, int ug, ull *sh, int lo)
 {
-    GP_EXTERN_SHARED(ull, sh);
-    const int w = f.nl + GP_XSPECIAL, isf = Elem<T>::F;
-    for (int i = threadIdx.x; i < w; i += blockDim.x) sh[i] = 0;
-    __syncthreads();
-    TState s;
-    ts_init(s);
     Run run;
     run_init(run);
-    constexpr int VEC = 16 / sizeof(T);
-    const size_t nv = n / VEC, tile = (size_t)blockDim.x * U;
-    const A16<T> *xv = reinterpret_cast<const A16<T> *>(x);
-    const size_t stride = (size_t)gridDim.x * tile;
-    const A16<T> *p = xv + blockIdx.x * tile + threadIdx.x;
-    for (size_t b = blockIdx.x * tile; b < nv; b += stride, p += stride) {
+    const size_t tile = (size_t)blockDim.x * U;
+    const A16<T> *p = xv + b0 + threadIdx.x;
+    for (size_t b = b0; b < nv; b += stride, p += stride) {
         A16<T> v[U];
         ld16_step<T, U>(p, ug && b + tile <= nv, xv, b + threadIdx.x, blockDim.x, nv, v);
         if constexpr (std::is_same<T, float>::value && U >= 2) {
             if (!sq && batch) {
                 double t;
                 const bool done = step_f32<T, U>(run, v, batch, &t);
-                if (t != 0) exp_add(s.a, t, sh, f.lo);
+                if (t != 0) exp_add(s.a, t, sh, lo);
                 if (done) continue;
             }
         }
 #pragma unroll
-        for (int u = 0; u < U; u++) vadd_all<T>(s, v[u], sq, sh, f.lo);
+        for (int u = 0; u < U; u++) vadd_all<T>(s, v[u], sq, sh, lo);
     }
-    if (run.n && run.s != 0) exp_add(s.a, run.s, sh, f.lo);
+    if (run.n && run.s != 0) exp_add(s.a, run.s, sh, lo);
+}
+
+/* gp_xvalue of limbs in shared memory, as a call: inlined, its 544-byte limb array made the row
+ * kernel (k_sum_all<f32, 8, true>) spill in its load loop under the 64 registers it shares with
+ * k_sum_all<f32, 8, false> */
+__device__ __noinline__ double xvalue_call(const ull *limbs, gp_xfmt f)
+{
+    return gp_xvalue(reinterpret_cast<const int64_t *>(limbs), f);
+}
+
+/* axis all: grid-stride over tiles of blockDim.x * U vectors (one contiguous tile per block per
+ * step), U loads in flight per thread, spills into a shared superaccumulator; the blocks' limbs
+ * go by atomics into gacc. ROWS (few long rows, tuning rx): the same for each row, blockIdx.y =
+ * row r of n elements at x + r * n (16-byte aligned), its blocks grid-striding over it with limbs
+ * and a block counter in gacc + r (w + 1), and the last of them rounds the row into rout[r]. */
+template <typename T, int U, bool ROWS>
+__global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, gp_xfmt f,
+                                                 ull *gacc, long long *out, double *rout)
+{
+    GP_EXTERN_SHARED(ull, sh);
+    const int w = f.nl + GP_XSPECIAL, isf = Elem<T>::F;
+    if constexpr (ROWS) x += blockIdx.y * n;
+    for (int i = threadIdx.x; i < w; i += blockDim.x) sh[i] = 0;
+    __syncthreads();
+    TState s;
+    ts_init(s);
+    constexpr int VEC = 16 / sizeof(T);
+    const size_t nv = n / VEC, tile = (size_t)blockDim.x * U;
+    sum_tiles<T, U>(s, reinterpret_cast<const A16<T> *>(x), nv, blockIdx.x * tile, (size_t)gridDim.x * tile, sq, batch,
+                    ug, sh, f.lo);
     for (size_t i = nv * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
         ts_add<T>(s, x[i], sq, sh, f.lo);
     ts_warp_merge(s, sh, f.lo, isf);
     if ((threadIdx.x & 31) == 0) ts_flush(s, sh, f, isf);
     __syncthreads();
+    if constexpr (ROWS) gacc += blockIdx.y * (size_t)(w + 1);
     for (int i = threadIdx.x; i < w; i += blockDim.x)
         if (sh[i]) atomicAdd(gacc + i, sh[i]);
-    if (!out) return;
-    /* out: the last block to finish normalises the limbs into out and leaves gacc (and its block
-     * counter gacc[w]) zero for the next call: no memset and no k_norm launch before and after */
+    if (!ROWS && !out) return;
+    /* the last block to finish (of the row) normalises the limbs into out (rounds them into
+     * rout[r]) and leaves gacc (and its block counter gacc[w]) zero for the next call: no memset
+     * and no k_norm launch before and after */
     GP_SHARED_ARRAY(int, last, 1);
     __threadfence();
     __syncthreads();
@@ -696,6 +721,13 @@ __global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t
     __threadfence();
     for (int i = threadIdx.x; i < w; i += blockDim.x) sh[i] = atomicExch(gacc + i, 0ull);
     __syncthreads();
+    if constexpr (ROWS) {
+        if (threadIdx.x == 0) {
+            rout[blockIdx.y] = xvalue_call(sh, f);
+            gacc[w] = 0;
+        }
+        return;
+    }
     if (threadIdx.x == 0) {
         long long *l = reinterpret_cast<long long *>(sh);
         for (int i = 0; i < f.nl - 1; i++) {   /* k_norm */
@@ -1731,6 +1763,7 @@ struct Tune {
     int ug;        /* f32/f64 sums: 1 a step whose U loads are all in range loads them without a bounds test, from
                     * one pointer (axis all, rows: 32-bit offsets; cols: a stepped pointer); 0: a 64-bit test
                     * and address per load (extrema ignore it: always the first way) */
+    int rx;        /* row sums: 1 few long rows run as whole sums (k_sum_all<T, U, true>, fsum_rows_x); 0 never */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -1762,6 +1795,8 @@ struct gp_cuda_reduce {
     size_t xacc_cap;
     ull *d_cnt;           /* number of listed targets */
     ull *d_zacc;          /* axis-all limbs of one chunk + a block counter: zero between calls */
+    ull *d_rx;            /* rows as whole sums: limbs + a block counter per row, zero between calls */
+    size_t rx_cap;        /* bytes */
     ull *d_stats;         /* k_stats' six figures; verify's fingerprints per row or column */
     size_t stats_cap;
     long long *h_acc;     /* pinned staging for results */
@@ -1804,9 +1839,9 @@ static int grow(void **p, size_t *cap, size_t need, int pinned, char *err, size_
 
 static void tune_desc(gp_cuda_reduce *c)
 {
-    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d",
+    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,rx=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
-             c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug);
+             c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug, c->tune.rx);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -1831,10 +1866,11 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "fin") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fin = n;
         else if (!strcmp(tok, "fm") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fm = n;
         else if (!strcmp(tok, "ug") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.ug = n;
+        else if (!strcmp(tok, "rx") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.rx = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1, ug=0|1", tok, v);
+                     "fm=0|1, ug=0|1, rx=0|1", tok, v);
             return GP_EINVAL;
         }
     }
@@ -1858,7 +1894,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -1881,7 +1917,7 @@ extern "C" void gp_cuda_reduce_destroy(gp_cuda_reduce *c)
 {
     if (!c) return;
     cudaSetDevice(c->dev);
-    void *dev[] = {c->d_in, c->d_acc, c->d_out, c->d_part, c->d_exc, c->d_xacc, c->d_cnt, c->d_zacc, c->d_stats};
+    void *dev[] = {c->d_in, c->d_acc, c->d_out, c->d_part, c->d_exc, c->d_xacc, c->d_cnt, c->d_zacc, c->d_stats, c->d_rx};
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
         if (dev[i]) cudaFree(dev[i]);
     if (c->h_acc) cudaFreeHost(c->h_acc);
@@ -2128,15 +2164,49 @@ static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f,
     for (size_t s = 0; s < n; s += chunk) {
         size_t m = n - s < chunk ? n - s : chunk;
         size_t work = (m / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
-        unsigned g = grid_for(c, fast::k_sum_all<T, U>, bs, smem, work);
+        unsigned g = grid_for(c, fast::k_sum_all<T, U, false>, bs, smem, work);
         if (zacc) {   /* one chunk: limbs in zacc (kept zero), normalised into acc by the last block */
-            GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x, n, sq, c->tune.batch, c->tune.ug, f, zacc, acc);
+            GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U, false>)(x, n, sq, c->tune.batch, c->tune.ug, f, zacc, acc,
+                                                                            (double *)NULL);
             break;
         }
-        GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U>)(x + s, m, sq, c->tune.batch, c->tune.ug, f,
-                                                                  reinterpret_cast<ull *>(acc), (long long *)NULL);
+        GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U, false>)(x + s, m, sq, c->tune.batch, c->tune.ug, f,
+                                                                         reinterpret_cast<ull *>(acc), (long long *)NULL,
+                                                                         (double *)NULL);
         GP_LAUNCH(1, 32, 0, c->stream, k_norm)(acc, 1, f.nl, w);
     }
+}
+
+/* Row sums of few long rows as whole sums (k_sum_all<T, U, true>, tuning rx): rows that start
+ * 16-byte aligned, at least 4 tiles (blockDim.x x U vectors) long and short enough for one
+ * launch's deposits (sum_chunk), and at least two resident blocks of a grid for each; each row
+ * gets an equal share of them (one wave: every row done at once). 4 x 2^27 f32: 0.974 -> 0.985x
+ * CUB on an H100; with one block per row (512 x 2^20) it measured 0.973 against 0.978 for the
+ * row kernel, so that stays there (bench/NOTES.md, twenty-fifth session). *done = false: not
+ * such a shape, nothing launched. */
+template <typename T, int U>
+static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int sq, gp_xfmt f, double *out,
+                       bool *done, char *err, size_t errlen)
+{
+    *done = false;
+    const int bs = c->tune.bs, w = f.nl + GP_XSPECIAL;
+    const size_t vpr = cols * sizeof(T) / 16, tile = (size_t)bs * U, smem = (size_t)w * sizeof(ull);
+    if (!c->tune.rx || !rows || ((uintptr_t)x & 15) || (cols * sizeof(T)) % 16 || vpr < 4 * tile ||
+        cols > sum_chunk(std::is_same<T, float>::value))
+        return 0;
+    const size_t slots = grid_for(c, fast::k_sum_all<T, U, true>, bs, smem, (size_t)-1);
+    size_t bpr = slots / rows, most = (vpr + tile - 1) / tile;   /* blocks per row: at most a tile each */
+    if (bpr < 2 || rows > 65535) return 0;
+    if (bpr > most) bpr = most;
+    const size_t need = rows * (size_t)(w + 1) * sizeof(ull);
+    if (need > c->rx_cap) {   /* zeroed once; every launch leaves it zero */
+        GROW(c->d_rx, c->rx_cap, need, 0);
+        CK(cudaMemsetAsync(c->d_rx, 0, c->rx_cap, c->stream), "cudaMemsetAsync");
+    }
+    GP_LAUNCH(dim3((unsigned)bpr, (unsigned)rows), bs, smem, c->stream, fast::k_sum_all<T, U, true>)(
+        x, cols, sq, c->tune.batch, c->tune.ug, f, c->d_rx, (long long *)NULL, out);
+    *done = true;
+    return 0;
 }
 
 template <typename T, int U>
@@ -2298,6 +2368,19 @@ template <typename T>
 static int fsum_rows_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int sq, gp_xfmt f, double *out,
                        char *err, size_t errlen)
 {
+    {   /* few long rows: as whole sums, the whole sum's shape (256 x 8 for f32) */
+        bool done = false;
+        int rc;
+        if constexpr (std::is_same<T, float>::value) {
+            AutoShape as(c, 256, 8);
+            rc = c->tune.unroll == 8 ? fsum_rows_x<T, 8>(c, x, rows, cols, sq, f, out, &done, err, errlen)
+               : c->tune.unroll == 2 ? fsum_rows_x<T, 2>(c, x, rows, cols, sq, f, out, &done, err, errlen)
+                                     : fsum_rows_x<T, 4>(c, x, rows, cols, sq, f, out, &done, err, errlen);
+        } else {
+            rc = fsum_rows_x<T, 4>(c, x, rows, cols, sq, f, out, &done, err, errlen);
+        }
+        if (rc || done) return rc;
+    }
     if constexpr (std::is_same<T, float>::value) {
         /* 16-byte rows (one thread per row, k_sum_rows1) keep 256 x 4: 128 x 8 lost 10% there;
          * rows long enough for a warp per row at 16 loads in flight take 128 x 16 (16384 x 32768:
