@@ -278,8 +278,10 @@ typedef enum {
     GP_RWORK_GPU = 2      /* work that mostly waits on a GPU */
 } gp_rwork;
 /* Buffers of `bytes` (two and a worker thread when overlapped: with cu or GPU work, or heavy
- * CPU work where this rank has a second CPU), pinned for cu (if not NULL). Collective. -1: out
- * of memory (gp__rstream_close still required). */
+ * CPU work where a rank has a second CPU; one mode for all ranks, overlapped if any rank wants
+ * it), pinned for cu (if not NULL). Collective. -1: out of memory (gp__rstream_close still
+ * required). Panels are sized for two buffers either way: one buffer of twice the size measured
+ * slower (bench/NOTES.md, twenty-fifth session). */
 int gp__rstream_open(MPI_Comm comm, gp_rstream *s, size_t bytes, gp_cuda_reduce *cu, gp_rwork work);
 void gp__rstream_close(gp_rstream *s);
 /* "upload from pinned panels + ", "upload from pageable panels + " or "" (no GPU). */

@@ -26,6 +26,17 @@ static int want_overlap(MPI_Comm comm, gp_cuda_reduce *cu, gp_rwork work)
     return cu != NULL || work == GP_RWORK_GPU || (work == GP_RWORK_HEAVY && cpus >= 2);
 }
 
+/* One mode for every rank: the two modes interleave their reads and error checks differently
+ * (serial: read p, check, work p, check; overlapped: work p beside read p + 1, check), so a serial
+ * rank beside an overlapped one deadlocked (ranks bound to unequal CPU sets, a GPU on some ranks
+ * only). Overlapped when any rank wants it. Collective. */
+static int all_overlap(MPI_Comm comm, gp_cuda_reduce *cu, gp_rwork work)
+{
+    int overlap = want_overlap(comm, cu, work);
+    MPI_Allreduce(MPI_IN_PLACE, &overlap, 1, MPI_INT, MPI_MAX, comm);
+    return overlap;
+}
+
 int gp__rstream_open(MPI_Comm comm, gp_rstream *s, size_t bytes, gp_cuda_reduce *cu, gp_rwork work)
 {
     s->bytes = bytes ? bytes : 64;
@@ -33,7 +44,7 @@ int gp__rstream_open(MPI_Comm comm, gp_rstream *s, size_t bytes, gp_cuda_reduce 
     s->pinned = 0;
     s->npanels = 0;
     s->tread = s->twork = 0;
-    s->serial = !want_overlap(comm, cu, work);
+    s->serial = !all_overlap(comm, cu, work);
     s->buf[0] = malloc(s->bytes);
     s->buf[1] = s->serial ? NULL : malloc(s->bytes);
     s->worker = s->serial ? NULL : gp__worker_create();

@@ -643,6 +643,36 @@ def case_mpiio(c):
                       "transpose %s --strategy %s with GPIPE_MPIIO=%s differs from numpy" % (shape, strategy, mode))
 
 
+def case_mixed_modes(c):
+    """pipeline/rstream.c runs a rank's panels serially (read, then reduce) or overlapped (read
+    the next while reducing this one); the two order their collective calls differently, so every
+    rank must run the same mode: a rank asked to run serially beside overlapped ones (an MPMD
+    launch, --np >= 2) runs overlapped with them — mixed, they deadlocked. Each mode alone and the
+    mixed launch give the exact sum, with the same panels (sized for two buffers either way)."""
+    d = c.suite.casedir("mixed_modes")
+    a = np.random.default_rng(29).standard_normal((3001, 37))
+    path = os.path.join(d, "in.h5")
+    write(path, a)
+    kind, want = ref_reduce(a, "sum", "all")
+    argv = ["reduce", path, "--op", "sum", "--axis", "all", "--mem", "128K", "--device", "cpu", "--json", "-", "-q"]
+    rows = {}
+    for mode in ("serial", "overlap"):
+        r = c.suite.runner.run(argv, c.np, launch=("-x", "GPIPE_RSTREAM=%s" % mode))
+        gc.expect_ok(r)
+        j = json.loads(r.out.strip().split("\n")[-1])
+        check(got_bits(j) == want, "GPIPE_RSTREAM=%s: sum bits %s, expected %s" % (mode, got_bits(j), want))
+        check(j["panels"] > 3, "--mem 128K: expected several panels, got %s" % j["panels"])
+        rows[mode] = j["panel_rows"]
+    check(rows["serial"] == rows["overlap"], "panels of %d rows serial, %d overlapped" % (rows["serial"], rows["overlap"]))
+    if c.np >= 2:
+        runner = c.suite.runner
+        mpmd = ("-x", "GPIPE_RSTREAM=serial", "-n", "1", runner.gpipe) + tuple(argv) + (":", "-x", "GPIPE_RSTREAM=overlap")
+        r = runner.run(argv, c.np - 1, launch=mpmd, timeout=60)
+        gc.expect_ok(r, "one serial rank beside %d overlapped" % (c.np - 1))
+        j = json.loads(r.out.strip().split("\n")[-1])
+        check(got_bits(j) == want, "mixed modes: sum bits %s, expected %s" % (got_bits(j), want))
+
+
 def case_errors(c):
     d = c.suite.casedir("errors")
     path = os.path.join(d, "in.h5")
@@ -692,6 +722,7 @@ def main():
     S("verify_u8", case_verify, c, "<u1", (5, 40), 16)
     S("verify_1xN", case_verify, c, "<f4", (1, 50), 17)
     S("mpiio_modes", case_mpiio, c)
+    S("mixed_modes", case_mixed_modes, c)
     S("errors", case_errors, c)
     sys.exit(suite.finish())
 
