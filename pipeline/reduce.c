@@ -94,6 +94,13 @@ size_t gp__rpanel_rows(size_t cols, size_t esize, size_t per_row_extra, int nbuf
     return k ? k : 1;
 }
 
+size_t gp__rpanel_agree(MPI_Comm comm, size_t k)
+{
+    unsigned long long v = k;
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm);
+    return (size_t)v;
+}
+
 int gp__rallsum_i64(MPI_Comm comm, int64_t *v, size_t n)
 {
     const size_t step = (size_t)1 << 26;
@@ -473,7 +480,7 @@ gp_status gp_reduce(MPI_Comm comm, const gp_reduce_opts *o, gp_error *err)
     size_t scratch = is_sum ? 40 : 0;
     size_t fixed = ntarget * (tbytes + (x.axis == GP_AXIS_COLS ? scratch : 0)) + rb.count * 8;
     size_t per_row = x.axis == GP_AXIS_ROWS ? tbytes + (x.rowval ? 8 : 0) : 0;
-    k = gp__rpanel_rows(C, es, per_row, 2, mem, fixed, o->panel_rows, maxrows);
+    k = gp__rpanel_agree(comm, gp__rpanel_rows(C, es, per_row, 2, mem, fixed, o->panel_rows, maxrows));
     if (!k) {
         char a[32], b[32];
         gp__fail(err, GP_ENOMEM, "%s: --mem %s is too small: the %s accumulators alone need %s", o->input,

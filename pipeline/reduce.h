@@ -241,6 +241,10 @@ void gp__rjson(const char *path, void *json_obj, gp_error *e);
 /* Rows per panel so that nbuf panel buffers plus `fixed` bytes fit in mem (at least 1). */
 size_t gp__rpanel_rows(size_t cols, size_t esize, size_t per_row_extra, int nbuf, size_t mem,
                        size_t fixed, size_t panel_rows, size_t max_rows);
+/* The smallest panel rows over the ranks (collective): every rank must stream the same panels,
+ * and what fits a rank's --mem depends on its own rows (per-row results) and device (a GPU rank
+ * keeps per-row sums: --device auto with a GPU on some ranks only). */
+size_t gp__rpanel_agree(MPI_Comm comm, size_t k);
 /* Exact, reproducible MPI merge of int64 words by summation (counts of any size). */
 int gp__rallsum_i64(MPI_Comm comm, int64_t *v, size_t n);
 

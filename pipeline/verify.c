@@ -141,8 +141,8 @@ gp_status gp_verify(MPI_Comm comm, const gp_verify_opts *o, int *differ, char *m
     gp__rdevice(comm, o->device ? o->device : "auto", &use_cuda, &cu, err);
     if ((st = gp__agree(comm, err))) goto done;
     /* with a GPU: a sum per panel row (hs) too, and one per column of a row */
-    size_t k = gp__rpanel_rows(maxc, es, use_cuda ? 8 : 0, 2, mem, 4 * NBUCKETS * 8 + (use_cuda ? maxc * 8 : 0),
-                               o->panel_rows, 0);
+    size_t k = gp__rpanel_agree(comm, gp__rpanel_rows(maxc, es, use_cuda ? 8 : 0, 2, mem,
+                                                      4 * NBUCKETS * 8 + (use_cuda ? maxc * 8 : 0), o->panel_rows, 0));
     if (!k) gp__fail(err, GP_ENOMEM, "%s: --mem is too small for two panels of one row", o->a);
     if ((st = gp__agree(comm, err))) goto done;
     int nomem = gp__rstream_open(comm, &rs, k * maxc * es, cu, GP_RWORK_HEAVY);

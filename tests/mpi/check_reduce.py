@@ -673,6 +673,27 @@ def case_mixed_modes(c):
         check(got_bits(j) == want, "mixed modes: sum bits %s, expected %s" % (got_bits(j), want))
 
 
+def case_uneven_panels(c):
+    """Every rank must stream the same panel rows, but what fits a rank's --mem depends on its own
+    row count (a result slot per row) and device: --np >= 2 ranks over P x 4000 + 1 rows of one
+    f64 column, --mem such that rank 0 (4001 rows) fits 100 rows a panel and the others 101
+    (pipeline/reduce.c: 16 B of key + 8 B per row fixed, 16 B per panel row). Before the ranks
+    agreed on the smallest (gp__rpanel_agree), rank 0 streamed 41 panels, the others 40: a hang."""
+    if c.np < 2:
+        return
+    d = c.suite.casedir("uneven_panels")
+    a = np.random.default_rng(31).standard_normal((c.np * 4000 + 1, 1))
+    path = os.path.join(d, "in.h5")
+    write(path, a)
+    for op in ("max", "sum"):
+        kind, want = ref_reduce(a, op, "all")
+        r = c.suite.runner.run(["reduce", path, "--op", op, "--axis", "all", "--mem", "33632", "--device", c.device,
+                                "--json", "-", "-q"], c.np, timeout=60)
+        gc.expect_ok(r, "reduce --op %s over unequal rows per rank" % op)
+        j = json.loads(r.out.strip().split("\n")[-1])
+        check(got_bits(j) == want, "%s: bits %s, expected %s" % (op, got_bits(j), want))
+
+
 def case_errors(c):
     d = c.suite.casedir("errors")
     path = os.path.join(d, "in.h5")
@@ -723,6 +744,7 @@ def main():
     S("verify_1xN", case_verify, c, "<f4", (1, 50), 17)
     S("mpiio_modes", case_mpiio, c)
     S("mixed_modes", case_mixed_modes, c)
+    S("uneven_panels", case_uneven_panels, c)
     S("errors", case_errors, c)
     sys.exit(suite.finish())
 

@@ -7,7 +7,7 @@
 # (one launch; `gpipe reduce` itself for one op per axis): the suite at 3 ranks takes ~2 min.
 # np2 runs in the sanitized tree (tests/CMakeLists.txt, GP_SAN_ONLY), the others in the release tree.
 set(GP_REDUCE_SUBSET --only reduce_f64 --only reduce_f32 --only reduce_arg --only stats_f64
-                     --only verify_f64)
+                     --only verify_f64 --only mixed_modes --only uneven_panels)
 foreach(np 1 2 3 4)
   if(np EQUAL 3)
     set(sel)
