@@ -1780,6 +1780,7 @@ struct Plan {
 struct gp_cuda_reduce {
     int dev;
     int sms;
+    double mem_gbps;      /* peak DRAM bandwidth from the memory clock and bus width (0: unknown) */
     cudaStream_t stream;
     void *d_in;
     size_t in_cap;
@@ -1908,6 +1909,12 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     cudaDeviceProp p;
     cudaGetDeviceProperties(&p, c->dev);
     c->sms = p.multiProcessorCount;
+    int mclk = 0, bus = 0;   /* kHz, bits; double data rate */
+    if (cudaDeviceGetAttribute(&mclk, cudaDevAttrMemoryClockRate, c->dev) == cudaSuccess &&
+        cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, c->dev) == cudaSuccess)
+        c->mem_gbps = 2.0 * mclk * 1e3 * (bus / 8) / 1e9;
+    else
+        cudaGetLastError();
     snprintf(c->desc, sizeof c->desc, "cuda:%d %s (sm_%d%d)", c->dev, p.name, p.major, p.minor);
     *out = c;
     return 0;
@@ -2338,12 +2345,13 @@ static int farg_all(gp_cuda_reduce *c, const T *x, size_t n, int mn, char *err, 
 struct AutoShape {
     gp_cuda_reduce *c;
     Tune saved;
-    AutoShape(gp_cuda_reduce *cc, int bs, int unroll, int bps = 0) : c(cc), saved(cc->tune)
+    AutoShape(gp_cuda_reduce *cc, int bs, int unroll, int bps = 0, int rsteps = 0) : c(cc), saved(cc->tune)
     {
         if (c->tune.autoshape) {
             c->tune.bs = bs;
             c->tune.unroll = unroll;
             if (bps) c->tune.bps = bps;
+            if (rsteps) c->tune.rsteps = rsteps;
         }
     }
     ~AutoShape() { c->tune = saved; }
@@ -2389,7 +2397,13 @@ static int fsum_rows_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
          * an H100, 0.932 -> 0.915 on an H200, same-run A/Bs of 2026-12-05, bench/NOTES.md) */
         const bool r16 = rows16(x, cols, sizeof(T));
         const bool longrows = rows_lg(cols, sizeof(T), 16, c->tune.rsteps) == 5;
-        AutoShape as(c, r16 ? 256 : 128, r16 ? 4 : longrows ? 16 : 8);
+        /* shorter rows on a card below 4 TB/s (the H100's HBM3, 3.35): 256 x 4, 4 loads in flight
+         * instead of 8 at the same lanes per row (twice the steps per lane): 2^20 x 512 on an
+         * H100, same runs, 0.919-0.929 -> 0.944-0.955x CUB (nine runs over four machine starts;
+         * 128 x 4 the same), twenty-fifth session. Not measured on an H200, where a neighbouring
+         * shape (256 x 8) lost, so the H200 keeps 128 x 8. */
+        const bool hbm3 = !r16 && !longrows && c->mem_gbps > 0 && c->mem_gbps < 4000;
+        AutoShape as(c, r16 || hbm3 ? 256 : 128, r16 ? 4 : longrows ? 16 : hbm3 ? 4 : 8, 0, hbm3 ? 2 * c->tune.rsteps : 0);
         if (c->tune.unroll == 2) return fsum_rows<T, 2>(c, x, rows, cols, sq, f, out, err, errlen);
         if (c->tune.unroll == 8) return fsum_rows<T, 8>(c, x, rows, cols, sq, f, out, err, errlen);
         if (c->tune.unroll == 16) return fsum_rows<T, 16>(c, x, rows, cols, sq, f, out, err, errlen);
