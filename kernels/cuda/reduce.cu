@@ -2402,8 +2402,8 @@ static int fsum_rows_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
          * H100, same runs, 0.919-0.929 -> 0.944-0.955x CUB (nine runs over four machine starts;
          * 128 x 4 the same), twenty-fifth session. Not measured on an H200, where a neighbouring
          * shape (256 x 8) lost, so the H200 keeps 128 x 8. */
-        const bool hbm3 = !r16 && !longrows && c->mem_gbps > 0 && c->mem_gbps < 4000;
-        AutoShape as(c, r16 || hbm3 ? 256 : 128, r16 ? 4 : longrows ? 16 : hbm3 ? 4 : 8, 0, hbm3 ? 2 * c->tune.rsteps : 0);
+        const bool slowmem = !r16 && !longrows && c->mem_gbps > 0 && c->mem_gbps < 4000;
+        AutoShape as(c, r16 || slowmem ? 256 : 128, r16 ? 4 : longrows ? 16 : slowmem ? 4 : 8, 0, slowmem ? 2 * c->tune.rsteps : 0);
         if (c->tune.unroll == 2) return fsum_rows<T, 2>(c, x, rows, cols, sq, f, out, err, errlen);
         if (c->tune.unroll == 8) return fsum_rows<T, 8>(c, x, rows, cols, sq, f, out, err, errlen);
         if (c->tune.unroll == 16) return fsum_rows<T, 16>(c, x, rows, cols, sq, f, out, err, errlen);

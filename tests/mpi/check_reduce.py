@@ -692,6 +692,9 @@ def case_uneven_panels(c):
         gc.expect_ok(r, "reduce --op %s over unequal rows per rank" % op)
         j = json.loads(r.out.strip().split("\n")[-1])
         check(got_bits(j) == want, "%s: bits %s, expected %s" % (op, got_bits(j), want))
+        if op == "max":   # the case still splits the ranks (else re-derive --mem from reduce.c's sizing)
+            check(j["panel_rows"] == 100, "max: panels of %s rows, expected rank 0's 100 (the others fit 101)"
+                  % j["panel_rows"])
 
 
 def case_errors(c):
