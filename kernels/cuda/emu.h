@@ -321,15 +321,6 @@ static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int)
     p->minor = 0;
     return cudaSuccess;
 }
-/* memory clock and bus width: those of an H200 (GP_EMU_MEM_GBPS: the peak GB/s they give) */
-enum cudaDeviceAttr { cudaDevAttrMemoryClockRate = 36, cudaDevAttrGlobalMemoryBusWidth = 37 };
-static inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int)
-{
-    const char *s = getenv("GP_EMU_MEM_GBPS");
-    const int gbps = s && atoi(s) > 0 ? atoi(s) : 4916;
-    *v = a == cudaDevAttrGlobalMemoryBusWidth ? 6144 : (int)(gbps * 1e6 / (2.0 * 6144 / 8));
-    return cudaSuccess;
-}
 static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, int) { *s = (void *)1; return cudaSuccess; }
 static inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
 static inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaSuccess; }

@@ -184,12 +184,13 @@ __device__ __forceinline__ void ts_flush(TState &s, ull *limb, gp_xfmt f, int is
 }
 
 /* Warp merge of thread states (floats: expansions added by TwoSum; integers: 192-bit adds);
- * lane 0 ends with the warp's state. Only the lanes of the halving tree (lane < off) add, so
+ * lane 0 ends with the warp's state (lowest = C > 1: lanes l < C each with the state of the lanes
+ * l mod C, spills into their own limb). Only the lanes of the halving tree (lane < off) add, so
  * every spill made on the way belongs to lane 0's total exactly once; the other lanes' states
  * are consumed by their readers and must not be flushed. */
-__device__ __forceinline__ void ts_warp_merge(TState &s, ull *limb, int lo, int isf)
+__device__ __forceinline__ void ts_warp_merge(TState &s, ull *limb, int lo, int isf, int lowest = 1)
 {
-    for (int off = 16; off > 0; off >>= 1) {
+    for (int off = 16; off >= lowest; off >>= 1) {
         if (isf) {
             double o[GP_XK];
             for (int k = 0; k < GP_XK; k++) o[k] = __shfl_down_sync(0xffffffffu, s.a[k], off);
@@ -643,11 +644,38 @@ __device__ __forceinline__ void vadd_all(TState &s, const A16<T> &v, int sq, ull
 
 /* ---- sums ---- */
 
+/* C columns of 16 / (C sizeof(T)) rows per 16-byte vector (C a power of two dividing VEC): element
+ * j of every vector is column j mod C. Each group of C lanes exchanges its U vectors by shuffles
+ * so that lane l holds only elements of column l, as many as before: rotated within each run of
+ * C elements by l, element k + mC goes to lane (l + k) mod C, which sends back its own of column
+ * l in the same slot (the order of the elements of a column does not matter to an exact sum). */
+template <typename T, int U, int C>
+__device__ __forceinline__ void col_exchange(A16<T> (&v)[U])
+{
+    constexpr int VEC = 16 / sizeof(T);
+    static_assert(C > 1 && (C & (C - 1)) == 0 && VEC % C == 0, "col_exchange: C");
+    const int l = threadIdx.x & (C - 1);
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+#pragma unroll
+        for (int bit = 1; bit < C; bit <<= 1) {   /* r[i] = v[(i + l) mod C within each run of C] */
+            T r[VEC];
+#pragma unroll
+            for (int i = 0; i < VEC; i++) r[i] = v[u].v[(i / C) * C + (i % C + bit) % C];
+#pragma unroll
+            for (int i = 0; i < VEC; i++) v[u].v[i] = (l & bit) ? r[i] : v[u].v[i];
+        }
+#pragma unroll
+        for (int i = 0; i < VEC; i++)
+            if (i % C) v[u].v[i] = __shfl_sync(FULL, v[u].v[i], (l - i % C) & (C - 1), C);
+    }
+}
+
 /* The vectors [b0, nv) of xv in tiles of blockDim.x * U vectors, one tile every `stride` vectors
  * (gridDim.x tiles: a grid-stride sweep), into the thread state s (spills into the shared
  * superaccumulator sh): U loads in flight per thread, f32 steps added in runs of exact double sums
  * (step_f32). */
-template <typename T, int U>
+template <typename T, int U, int C>
 __device__ __forceinline__ void sum_tiles(TState &s, const A16<T> *xv, size_t nv, size_t b0, size_t stride, int sq,
                                           int batch, int ug, ull *sh, int lo)
 {
@@ -658,6 +686,7 @@ __device__ __forceinline__ void sum_tiles(TState &s, const A16<T> *xv, size_t nv
     for (size_t b = b0; b < nv; b += stride, p += stride) {
         A16<T> v[U];
         ld16_step<T, U>(p, ug && b + tile <= nv, xv, b + threadIdx.x, blockDim.x, nv, v);
+        if constexpr (C > 1) col_exchange<T, U, C>(v);
         if constexpr (std::is_same<T, float>::value && U >= 2) {
             if (!sq && batch) {
                 double t;
@@ -684,30 +713,42 @@ __device__ __noinline__ double xvalue_call(const ull *limbs, gp_xfmt f)
  * step), U loads in flight per thread, spills into a shared superaccumulator; the blocks' limbs
  * go by atomics into gacc. ROWS (few long rows, tuning rx): the same for each row, blockIdx.y =
  * row r of n elements at x + r * n (16-byte aligned), its blocks grid-striding over it with limbs
- * and a block counter in gacc + r (w + 1), and the last of them rounds the row into rout[r]. */
-template <typename T, int U, bool ROWS>
-__global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, gp_xfmt f,
+ * and a block counter in gacc + r (w + 1), and the last of them rounds the row into rout[r].
+ * C > 1 (column sums of C columns, 16 / (C sizeof(T)) rows per vector, tuning cx): the n elements
+ * as one sweep, lane l of each group of C lanes adding column l (col_exchange) into shared limbs
+ * sh + l w, column c's limbs in gacc + c (w + 1) (the block counter in gacc[w]), and the last
+ * block normalises column c into out + c w. MB > 0: 256-thread blocks, MB of them per SM (ptxas
+ * otherwise keeps these kernels at 64 registers). */
+template <typename T, int U, bool ROWS, int C = 1, int MB = 0>
+__global__ void __launch_bounds__(MB ? 256 : 512, MB) k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, gp_xfmt f,
                                                  ull *gacc, long long *out, double *rout)
 {
+    static_assert(!ROWS || C == 1, "k_sum_all: rows or columns");
     GP_EXTERN_SHARED(ull, sh);
     const int w = f.nl + GP_XSPECIAL, isf = Elem<T>::F;
     if constexpr (ROWS) x += blockIdx.y * n;
-    for (int i = threadIdx.x; i < w; i += blockDim.x) sh[i] = 0;
+    for (int i = threadIdx.x; i < C * w; i += blockDim.x) sh[i] = 0;
     __syncthreads();
+    ull *const mine = C > 1 ? sh + (threadIdx.x & (C - 1)) * w : sh;   /* this lane's column */
     TState s;
     ts_init(s);
     constexpr int VEC = 16 / sizeof(T);
     const size_t nv = n / VEC, tile = (size_t)blockDim.x * U;
-    sum_tiles<T, U>(s, reinterpret_cast<const A16<T> *>(x), nv, blockIdx.x * tile, (size_t)gridDim.x * tile, sq, batch,
-                    ug, sh, f.lo);
-    for (size_t i = nv * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
-        ts_add<T>(s, x[i], sq, sh, f.lo);
-    ts_warp_merge(s, sh, f.lo, isf);
-    if ((threadIdx.x & 31) == 0) ts_flush(s, sh, f, isf);
+    sum_tiles<T, U, C>(s, reinterpret_cast<const A16<T> *>(x), nv, blockIdx.x * tile, (size_t)gridDim.x * tile, sq,
+                       batch, ug, mine, f.lo);
+    if constexpr (C > 1) {   /* the tail: element i is column i mod C, and C divides nv VEC */
+        if (blockIdx.x == 0 && threadIdx.x < C)
+            for (size_t i = nv * VEC + threadIdx.x; i < n; i += C) ts_add<T>(s, x[i], sq, mine, f.lo);
+    } else {
+        for (size_t i = nv * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+            ts_add<T>(s, x[i], sq, sh, f.lo);
+    }
+    ts_warp_merge(s, mine, f.lo, isf, C);
+    if ((threadIdx.x & 31) < C) ts_flush(s, mine, f, isf);
     __syncthreads();
     if constexpr (ROWS) gacc += blockIdx.y * (size_t)(w + 1);
-    for (int i = threadIdx.x; i < w; i += blockDim.x)
-        if (sh[i]) atomicAdd(gacc + i, sh[i]);
+    for (int i = threadIdx.x; i < C * w; i += blockDim.x)
+        if (sh[i]) atomicAdd(gacc + i + (C > 1 ? i / w : 0), sh[i]);
     if (!ROWS && !out) return;
     /* the last block to finish (of the row) normalises the limbs into out (rounds them into
      * rout[r]) and leaves gacc (and its block counter gacc[w]) zero for the next call: no memset
@@ -719,7 +760,7 @@ __global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t
     __syncthreads();
     if (!last[0]) return;
     __threadfence();
-    for (int i = threadIdx.x; i < w; i += blockDim.x) sh[i] = atomicExch(gacc + i, 0ull);
+    for (int i = threadIdx.x; i < C * w; i += blockDim.x) sh[i] = atomicExch(gacc + i + (C > 1 ? i / w : 0), 0ull);
     __syncthreads();
     if constexpr (ROWS) {
         if (threadIdx.x == 0) {
@@ -728,17 +769,17 @@ __global__ void __launch_bounds__(512) k_sum_all(const T *__restrict__ x, size_t
         }
         return;
     }
-    if (threadIdx.x == 0) {
-        long long *l = reinterpret_cast<long long *>(sh);
+    if (threadIdx.x < C) {
+        long long *l = reinterpret_cast<long long *>(sh) + threadIdx.x * w;
         for (int i = 0; i < f.nl - 1; i++) {   /* k_norm */
             long long cy = l[i] >> 32;
             l[i] -= (long long)((ull)cy << 32);
             l[i + 1] += cy;
         }
-        gacc[w] = 0;
+        if (threadIdx.x == 0) gacc[w] = 0;
     }
     __syncthreads();
-    for (int i = threadIdx.x; i < w; i += blockDim.x) out[i] = (long long)sh[i];
+    for (int i = threadIdx.x; i < C * w; i += blockDim.x) out[i] = (long long)sh[i];
 }
 
 __device__ __forceinline__ void push_exc(ull *cnt, unsigned *exc, size_t target)
@@ -1764,11 +1805,16 @@ struct Tune {
                     * one pointer (axis all, rows: 32-bit offsets; cols: a stepped pointer); 0: a 64-bit test
                     * and address per load (extrema ignore it: always the first way) */
     int rx;        /* row sums: 1 few long rows run as whole sums (k_sum_all<T, U, true>, fsum_rows_x); 0 never */
+    int cx;        /* column sums: 1 one, two or four f32 columns (one f64 column) run as one whole sum with a lane
+                    * per column (k_sum_all<T, U, false, C>, fsum_cols_x); 0 never */
+    int lb;        /* f32 k_sum_all at U = 8: 0 __launch_bounds__(512) (ptxas keeps it at 64 registers), 3 256-thread
+                    * blocks, 3 per SM (78-80 registers); -1 (default) 3 for columns as whole sums, else 0 */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
     int what;      /* 0 nothing, 1 sum, 2 extremum, 3 argmin/argmax */
     int legacy;    /* limbs per target (sums) / keys + NaN counts (extrema) of the first version */
+    int limbs;     /* sums: normalised limbs per target in d_acc (axis all; columns by fsum_cols_x) */
     size_t rows, cols, xcap;
     gp_rtype t;
     gp_rkind k;
@@ -1780,7 +1826,6 @@ struct Plan {
 struct gp_cuda_reduce {
     int dev;
     int sms;
-    double mem_gbps;      /* peak DRAM bandwidth from the memory clock and bus width (0: unknown) */
     cudaStream_t stream;
     void *d_in;
     size_t in_cap;
@@ -1796,7 +1841,8 @@ struct gp_cuda_reduce {
     size_t xacc_cap;
     ull *d_cnt;           /* number of listed targets */
     ull *d_zacc;          /* axis-all limbs of one chunk + a block counter: zero between calls */
-    ull *d_rx;            /* rows as whole sums: limbs + a block counter per row, zero between calls */
+    ull *d_rx;            /* rows (columns) as whole sums: limbs + a block counter per row (column), zero
+                           * between calls */
     size_t rx_cap;        /* bytes */
     ull *d_stats;         /* k_stats' six figures; verify's fingerprints per row or column */
     size_t stats_cap;
@@ -1840,9 +1886,9 @@ static int grow(void **p, size_t *cap, size_t need, int pinned, char *err, size_
 
 static void tune_desc(gp_cuda_reduce *c)
 {
-    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,rx=%d",
+    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,rx=%d,cx=%d,lb=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
-             c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug, c->tune.rx);
+             c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug, c->tune.rx, c->tune.cx, c->tune.lb);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -1868,10 +1914,12 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "fm") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fm = n;
         else if (!strcmp(tok, "ug") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.ug = n;
         else if (!strcmp(tok, "rx") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.rx = n;
+        else if (!strcmp(tok, "cx") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.cx = n;
+        else if (!strcmp(tok, "lb") && (!strcmp(v, "-1") || !strcmp(v, "0") || !strcmp(v, "3"))) t.lb = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1, ug=0|1, rx=0|1", tok, v);
+                     "fm=0|1, ug=0|1, rx=0|1, cx=0|1, lb=-1|0|3", tok, v);
             return GP_EINVAL;
         }
     }
@@ -1895,7 +1943,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -1909,12 +1957,6 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     cudaDeviceProp p;
     cudaGetDeviceProperties(&p, c->dev);
     c->sms = p.multiProcessorCount;
-    int mclk = 0, bus = 0;   /* kHz, bits; double data rate */
-    if (cudaDeviceGetAttribute(&mclk, cudaDevAttrMemoryClockRate, c->dev) == cudaSuccess &&
-        cudaDeviceGetAttribute(&bus, cudaDevAttrGlobalMemoryBusWidth, c->dev) == cudaSuccess)
-        c->mem_gbps = 2.0 * mclk * 1e3 * (bus / 8) / 1e9;
-    else
-        cudaGetLastError();
     snprintf(c->desc, sizeof c->desc, "cuda:%d %s (sm_%d%d)", c->dev, p.name, p.major, p.minor);
     *out = c;
     return 0;
@@ -2162,24 +2204,42 @@ static int col_vec(size_t cols, size_t es, int maxvec)
  * at most once per element (no overflow possible), other types twice. */
 static size_t sum_chunk(bool f32) { return f32 ? (size_t)1 << 29 : (size_t)1 << 28; }
 
+/* k_sum_all<T, U, ROWS, C> under the launch bounds of tuning lb (f32 at U = 8 only; the others
+ * always 512), and its block size. Columns as whole sums (C > 1) take 256 x 3 by default: at 64
+ * registers their load loop spills the run state (2^27 x 4 f32 0.86x CUB on an H200, 0.97 at 3
+ * blocks of 256 with 79 registers); the whole sum and the rows lose 0.3-0.6 points there
+ * (bench/NOTES.md, twenty-sixth session). */
+template <typename T, int U, bool ROWS, int C>
+static auto sum_all_kernel(const gp_cuda_reduce *c, int *bs)
+{
+    *bs = c->tune.bs;
+    if constexpr (std::is_same<T, float>::value && U == 8) {
+        if (c->tune.lb == 3 || (c->tune.lb < 0 && C > 1)) {
+            *bs = 256;
+            return fast::k_sum_all<T, U, ROWS, C, 3>;
+        }
+    }
+    return fast::k_sum_all<T, U, ROWS, C>;
+}
+
 template <typename T, int U>
 static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f, long long *acc, ull *zacc)
 {
-    const int bs = c->tune.bs, w = f.nl + GP_XSPECIAL;
+    const int w = f.nl + GP_XSPECIAL;
+    int bs;
+    auto kern = sum_all_kernel<T, U, false, 1>(c, &bs);
     const size_t chunk = sum_chunk(std::is_same<T, float>::value);
     const size_t smem = (size_t)w * sizeof(ull);
     for (size_t s = 0; s < n; s += chunk) {
         size_t m = n - s < chunk ? n - s : chunk;
         size_t work = (m / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
-        unsigned g = grid_for(c, fast::k_sum_all<T, U, false>, bs, smem, work);
+        unsigned g = grid_for(c, kern, bs, smem, work);
         if (zacc) {   /* one chunk: limbs in zacc (kept zero), normalised into acc by the last block */
-            GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U, false>)(x, n, sq, c->tune.batch, c->tune.ug, f, zacc, acc,
-                                                                            (double *)NULL);
+            GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, f, zacc, acc, (double *)NULL);
             break;
         }
-        GP_LAUNCH(g, bs, smem, c->stream, fast::k_sum_all<T, U, false>)(x + s, m, sq, c->tune.batch, c->tune.ug, f,
-                                                                         reinterpret_cast<ull *>(acc), (long long *)NULL,
-                                                                         (double *)NULL);
+        GP_LAUNCH(g, bs, smem, c->stream, kern)(x + s, m, sq, c->tune.batch, c->tune.ug, f, reinterpret_cast<ull *>(acc),
+                                                 (long long *)NULL, (double *)NULL);
         GP_LAUNCH(1, 32, 0, c->stream, k_norm)(acc, 1, f.nl, w);
     }
 }
@@ -2196,12 +2256,14 @@ static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
                        bool *done, char *err, size_t errlen)
 {
     *done = false;
-    const int bs = c->tune.bs, w = f.nl + GP_XSPECIAL;
+    const int w = f.nl + GP_XSPECIAL;
+    int bs;
+    auto kern = sum_all_kernel<T, U, true, 1>(c, &bs);
     const size_t vpr = cols * sizeof(T) / 16, tile = (size_t)bs * U, smem = (size_t)w * sizeof(ull);
     if (!c->tune.rx || !rows || ((uintptr_t)x & 15) || (cols * sizeof(T)) % 16 || vpr < 4 * tile ||
         cols > sum_chunk(std::is_same<T, float>::value))
         return 0;
-    const size_t slots = grid_for(c, fast::k_sum_all<T, U, true>, bs, smem, (size_t)-1);
+    const size_t slots = grid_for(c, kern, bs, smem, (size_t)-1);
     size_t bpr = slots / rows, most = (vpr + tile - 1) / tile;   /* blocks per row: at most a tile each */
     if (bpr < 2 || rows > 65535) return 0;
     if (bpr > most) bpr = most;
@@ -2210,8 +2272,43 @@ static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
         GROW(c->d_rx, c->rx_cap, need, 0);
         CK(cudaMemsetAsync(c->d_rx, 0, c->rx_cap, c->stream), "cudaMemsetAsync");
     }
-    GP_LAUNCH(dim3((unsigned)bpr, (unsigned)rows), bs, smem, c->stream, fast::k_sum_all<T, U, true>)(
+    GP_LAUNCH(dim3((unsigned)bpr, (unsigned)rows), bs, smem, c->stream, kern)(
         x, cols, sq, c->tune.batch, c->tune.ug, f, c->d_rx, (long long *)NULL, out);
+    *done = true;
+    return 0;
+}
+
+/* Column sums of one, two or four f32 columns (one f64 column) as one whole sum, a lane per
+ * column (k_sum_all<T, U, false, C>, tuning cx). The column kernel's row lanes hold an expansion
+ * per column and merge each step into it by TwoSum; here each thread adds one column, so the whole
+ * sum's runs of exact double sums apply: 2^27 x 4 f32 0.92 -> 0.97x CUB on an H200, 0.93 -> 0.996
+ * on an H100 (bench/NOTES.md, twenty-sixth session). Two f64 columns would work the same way
+ * (col_exchange takes any C dividing a vector) but were not measured, so they keep the column
+ * kernel. The matrix must start 16-byte aligned and be one launch's deposits (sum_chunk).
+ * Normalised limbs of each column into d_acc; *done = false: not such a shape, nothing launched. */
+template <typename T, int U>
+static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int sq, gp_xfmt f, bool *done,
+                       char *err, size_t errlen)
+{
+    *done = false;
+    const size_t n = rows * cols, w = (size_t)f.nl + GP_XSPECIAL;
+    constexpr bool f32 = std::is_same<T, float>::value;
+    if (!c->tune.cx || !n || ((uintptr_t)x & 15) || (f32 ? 4 % cols : cols != 1) || n > sum_chunk(f32)) return 0;
+    const size_t need = cols * (w + 1) * sizeof(ull);
+    if (need > c->rx_cap) {   /* zeroed once; every launch leaves it zero */
+        GROW(c->d_rx, c->rx_cap, need, 0);
+        CK(cudaMemsetAsync(c->d_rx, 0, c->rx_cap, c->stream), "cudaMemsetAsync");
+    }
+    GROW(c->d_acc, c->acc_cap, cols * w * sizeof(long long), 0);
+    int bs;
+    auto kern = sum_all_kernel<T, U, false, 1>(c, &bs);
+    if constexpr (f32) {
+        if (cols == 2) kern = sum_all_kernel<T, U, false, 2>(c, &bs);
+        if (cols == 4) kern = sum_all_kernel<T, U, false, 4>(c, &bs);
+    }
+    const size_t smem = cols * w * sizeof(ull), work = (n / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
+    const unsigned g = grid_for(c, kern, bs, smem, work ? work : 1);
+    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, f, c->d_rx, c->d_acc, (double *)NULL);
     *done = true;
     return 0;
 }
@@ -2392,18 +2489,15 @@ static int fsum_rows_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     if constexpr (std::is_same<T, float>::value) {
         /* 16-byte rows (one thread per row, k_sum_rows1) keep 256 x 4: 128 x 8 lost 10% there;
          * rows long enough for a warp per row at 16 loads in flight take 128 x 16 (16384 x 32768:
-         * 0.919 -> 0.950x CUB, 512 x 2^20 0.922 -> 0.946, 4 x 2^27 0.933 -> 0.962), shorter ones
-         * 128 x 8 (2^20 x 512 at 16: 0.886 -> 0.848; 256 x 8 is card-dependent: 0.935 -> 0.965 on
-         * an H100, 0.932 -> 0.915 on an H200, same-run A/Bs of 2026-12-05, bench/NOTES.md) */
+         * 0.919 -> 0.950x CUB, 512 x 2^20 0.922 -> 0.946, 4 x 2^27 0.933 -> 0.962). Shorter ones
+         * were 128 x 8 (at 16: 0.886 -> 0.848 on 2^20 x 512; 256 x 8 card-dependent, 2026-12-05)
+         * and take 256 x 4 at twice rsteps: the same lanes per row with 4 loads in flight instead
+         * of 8, 2^20 x 512 0.919-0.929 -> 0.944-0.955x CUB on an H100 (twenty-fifth session), 0.933
+         * -> 0.936-0.937 on an H200 (twenty-sixth; bench/NOTES.md) */
         const bool r16 = rows16(x, cols, sizeof(T));
         const bool longrows = rows_lg(cols, sizeof(T), 16, c->tune.rsteps) == 5;
-        /* shorter rows on a card below 4 TB/s (the H100's HBM3, 3.35): 256 x 4, 4 loads in flight
-         * instead of 8 at the same lanes per row (twice the steps per lane): 2^20 x 512 on an
-         * H100, same runs, 0.919-0.929 -> 0.944-0.955x CUB (nine runs over four machine starts;
-         * 128 x 4 the same), twenty-fifth session. Not measured on an H200, where a neighbouring
-         * shape (256 x 8) lost, so the H200 keeps 128 x 8. */
-        const bool slowmem = !r16 && !longrows && c->mem_gbps > 0 && c->mem_gbps < 4000;
-        AutoShape as(c, r16 || slowmem ? 256 : 128, r16 ? 4 : longrows ? 16 : slowmem ? 4 : 8, 0, slowmem ? 2 * c->tune.rsteps : 0);
+        const bool shortrows = !r16 && !longrows;
+        AutoShape as(c, r16 || shortrows ? 256 : 128, r16 || shortrows ? 4 : 16, 0, shortrows ? 2 * c->tune.rsteps : 0);
         if (c->tune.unroll == 2) return fsum_rows<T, 2>(c, x, rows, cols, sq, f, out, err, errlen);
         if (c->tune.unroll == 8) return fsum_rows<T, 8>(c, x, rows, cols, sq, f, out, err, errlen);
         if (c->tune.unroll == 16) return fsum_rows<T, 16>(c, x, rows, cols, sq, f, out, err, errlen);
@@ -2418,20 +2512,31 @@ static int fsum_cols_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     constexpr int V = 16 / sizeof(T);
     int vec = col_vec(cols, sizeof(T), V) > 1;
     if constexpr (std::is_same<T, float>::value) {
-        /* a block of 512 column vectors x 16 rows in flight when the matrix is that wide and tall
-         * (16384 x 32768: 0.906 -> 0.947x CUB, 512 x 2^20: 0.898 -> 0.953); narrower ones 512 x 8
-         * (against the 128 x 8 at up to 16 blocks per SM chosen on the kernels of 2026-12-01,
-         * same-run A/Bs of 2026-12-05, bench/NOTES.md: 2^20 x 512 0.963 -> 0.981-0.983 on an H100,
-         * 0.894-0.900 -> 0.938-0.940 on an H200; 2^27 x 4 0.933 -> 0.965 H100, 0.928 = 0.929
-         * H200; at 16 loads 0.87 and 0.82 then); at most 16 rows 512 x 4 (4 x 2^27: 0.265 ->
-         * 0.44, half of the rows of a step of 8 were empty) */
-        const bool wide = vec && cols / V >= 512 && rows >= 64;
+        /* 16 rows in flight per thread of 512 when there are rows for it and at least 128 column
+         * vectors: 16384 x 32768 0.906 -> 0.947x CUB, 512 x 2^20 0.898 -> 0.953 (2026-12-05);
+         * 2^20 x 512, which took 512 x 8 then (against 128 x 8: 0.963 -> 0.981-0.983 on an H100,
+         * 0.894-0.900 -> 0.938-0.940 on an H200), 0.946 -> 0.967-0.969 on an H200 at 16
+         * (twenty-sixth session); 2^27 x 4 in this kernel 0.87 and 0.82 at 16 against 0.965 and
+         * 0.929 at 8. Else 512 x 8; at most 16 rows 512 x 4 (4 x 2^27: 0.265 -> 0.44, half of the
+         * rows of a step of 8 were empty). */
+        const bool wide = vec && cols / V >= 128 && rows >= 64;
         AutoShape as(c, 512, wide ? 16 : rows <= 16 ? 4 : 8);
         if (c->tune.unroll == 8)
             return vec ? fsum_cols<T, V, 8>(c, x, rows, cols, sq, f, err, errlen) : fsum_cols<T, 1, 8>(c, x, rows, cols, sq, f, err, errlen);
         if (c->tune.unroll == 16 && vec) return fsum_cols<T, V, 16>(c, x, rows, cols, sq, f, err, errlen);
     }
     return vec ? fsum_cols<T, V, 4>(c, x, rows, cols, sq, f, err, errlen) : fsum_cols<T, 1, 4>(c, x, rows, cols, sq, f, err, errlen);
+}
+/* columns as one whole sum (fsum_cols_x): 256 x 8 for f32 (3 blocks per SM, sum_all_kernel; unroll=4: 4) */
+template <typename T>
+static int fsum_cols_xu(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int sq, gp_xfmt f, bool *done,
+                        char *err, size_t errlen)
+{
+    if constexpr (std::is_same<T, float>::value) {
+        AutoShape as(c, 256, 8);
+        if (c->tune.unroll != 4) return fsum_cols_x<T, 8>(c, x, rows, cols, sq, f, done, err, errlen);
+    }
+    return fsum_cols_x<T, 4>(c, x, rows, cols, sq, f, done, err, errlen);
 }
 /* extrema / argmin / argmax over columns: 16-byte vectors for 4- and 8-byte types */
 template <typename T>
@@ -2475,7 +2580,8 @@ static int rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols,
     CK(cudaSetDevice(c->dev), "cudaSetDevice");
     const int sq = k == GP_RK_SQ ? (sqerr ? 2 : 1) : 0, isf = gp_rtype_is_float(t);
     const size_t w = (size_t)f.nl + GP_XSPECIAL, n = ntargets(rows, cols, axis);
-    Plan p = {1, !c->tune.fast || force_legacy || (!isf && axis != GP_AXIS_ALL), rows, cols, 0, t, k, axis, f};
+    Plan p = {1, !c->tune.fast || force_legacy || (!isf && axis != GP_AXIS_ALL), axis == GP_AXIS_ALL, rows, cols, 0, t, k,
+              axis, f};
     c->plan.what = 0;
     if (p.legacy) {
         int rc = legacy_sum(c, dx, rows, cols, t, sq, axis, f, err, errlen);
@@ -2487,10 +2593,21 @@ static int rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols,
         if (!zacc) CK(cudaMemsetAsync(c->d_acc, 0, w * sizeof(long long), c->stream), "cudaMemsetAsync");
         TYPE_SWITCH(t, fsum_all_u<T>(c, (const T *)dx, rows * cols, sq, f, c->d_acc, zacc));
     } else {
-        GROW(c->d_out, c->out_cap, n * (axis == GP_AXIS_ROWS ? 1 : 2) * sizeof(double), 0);
-        GROW(c->d_exc, c->exc_cap, n * sizeof(unsigned), 0);
-        CK(cudaMemsetAsync(c->d_cnt, 0, sizeof(ull), c->stream), "cudaMemsetAsync");
-        if (axis == GP_AXIS_ROWS) {
+        bool done = false;
+        if (axis == GP_AXIS_COLS) {   /* one, two or four columns: as one whole sum */
+            int rc = 0;
+            FLOAT_SWITCH(t, rc = fsum_cols_xu<T>(c, (const T *)dx, rows, cols, sq, f, &done, err, errlen));
+            if (rc) return rc;
+            p.limbs = done;
+        }
+        if (!done) {
+            GROW(c->d_out, c->out_cap, n * (axis == GP_AXIS_ROWS ? 1 : 2) * sizeof(double), 0);
+            GROW(c->d_exc, c->exc_cap, n * sizeof(unsigned), 0);
+            CK(cudaMemsetAsync(c->d_cnt, 0, sizeof(ull), c->stream), "cudaMemsetAsync");
+        }
+        if (done) {
+            /* d_acc holds the columns' limbs */
+        } else if (axis == GP_AXIS_ROWS) {
             int rc = 0;
             FLOAT_SWITCH(t, rc = fsum_rows_u<T>(c, (const T *)dx, rows, cols, sq, f, (double *)c->d_out, err, errlen));
             if (rc) return rc;
@@ -2543,7 +2660,7 @@ extern "C" int gp_cuda_rsum_fetch(gp_cuda_reduce *c, const void *dx, size_t rows
     CK(cudaSetDevice(c->dev), "cudaSetDevice");
     const size_t w = (size_t)f.nl + GP_XSPECIAL, n = ntargets(rows, cols, axis);
     c->fallbacks = 0;
-    if (p.legacy || axis == GP_AXIS_ALL) {
+    if (p.legacy || p.limbs) {
         size_t abytes = n * w * sizeof(long long);
         int rc = stage(c, abytes, err, errlen);
         if (rc) return rc;
@@ -2628,7 +2745,7 @@ extern "C" int gp_cuda_rext_dev(gp_cuda_reduce *c, const void *dx, size_t rows, 
     CK(cudaSetDevice(c->dev), "cudaSetDevice");
     const size_t n = ntargets(rows, cols, axis);
     const int mn = k == GP_RK_MIN, ab = k == GP_RK_ABSMAX;
-    Plan p = {2, !c->tune.fast, rows, cols, 0, t, k, axis, {0, 0}};
+    Plan p = {2, !c->tune.fast, 0, rows, cols, 0, t, k, axis, {0, 0}};
     c->plan.what = 0;
     if (p.legacy) {
         GROW(c->d_acc, c->acc_cap, 2 * n * sizeof(ull), 0);
@@ -2698,7 +2815,7 @@ extern "C" int gp_cuda_rarg_dev(gp_cuda_reduce *c, const void *dx, size_t rows, 
     CK(cudaSetDevice(c->dev), "cudaSetDevice");
     const size_t n = ntargets(rows, cols, axis);
     const int mn = k == GP_RK_ARGMIN;
-    Plan p = {3, 0, rows, cols, 0, t, k, axis, {0, 0}};
+    Plan p = {3, 0, 0, rows, cols, 0, t, k, axis, {0, 0}};
     c->plan.what = 0;
     GROW(c->d_out, c->out_cap, 2 * n * sizeof(ull), 0);
     ull *o = (ull *)c->d_out;
