@@ -8,8 +8,9 @@
 # (every op and axis, and `stats`, as the stages of one `gpipe run` job, at the default and 97-row
 # panels):
 # plain data (the fast kernels' paths: 4-element exact adds, compact row/column results), wide
-# exponents (the exact fallbacks), NaN/Inf, 16-byte rows (2^k x 4), wide short matrices, and
-# GP_REDUCE_VARIANTS kernel configurations (GP_CUDA_REDUCE; "default" = none).
+# exponents (the exact fallbacks), NaN/Inf, 16-byte rows (2^k x 4), 2 and 1 columns (their column
+# sums run as whole sums), wide short matrices, and GP_REDUCE_VARIANTS kernel configurations
+# (GP_CUDA_REDUCE; "default" = none).
 # usage: tests/gpu/check_reduce_gpu.sh [path/to/gpipe]   (exit 77 when no GPU is visible;
 #        GP_REDUCE_EMU=1: run anyway, for the CPU emulation build of -DGPIPE_CUDA_EMU=ON)
 set -eu
@@ -32,7 +33,8 @@ rng = np.random.default_rng(3)
 for name, shape, dt in (("f32", (4099, 1031), "<f4"), ("f64", (1031, 2053), "<f8"), ("i32", (2049, 513), "<i4"),
                         ("tall", (200003, 4), "<f4"), ("wide", (4, 200003), "<f8"),
                         ("plain", (3001, 1024), "<f4"), ("plaintall", (200003, 4), "<f4"),
-                        ("plainwide", (4, 200004), "<f4"), ("nan", (1031, 517), "<f4")):
+                        ("plainwide", (4, 200004), "<f4"), ("nan", (1031, 517), "<f4"),
+                        ("narrow2", (200003, 2), "<f4"), ("plainnarrow1", (300007, 1), "<f4")):
     if dt[1] != "f":
         a = rng.integers(-2**31, 2**31 - 1, size=shape).astype(dt)
     elif name.startswith("plain") or name == "nan":   # no exponent spread: the fast paths
@@ -49,7 +51,7 @@ PY
 # every op and axis of every file as the reduce stages of one job: a launch per backend and panel
 # size (one `gpipe reduce` launch per case did not finish within an hour of device time)
 ops=${GP_REDUCE_OPS:-sum mean sumsq norm2 min max absmax argmin argmax}
-files=${GP_REDUCE_FILES:-plain plaintall plainwide nan f32 f64 i32 tall wide}
+files=${GP_REDUCE_FILES:-plain plaintall plainwide nan f32 f64 i32 tall wide narrow2 plainnarrow1}
 stages=
 for op in $ops; do for axis in all rows cols; do stages="$stages\n[reduce]\nop = $op\naxis = $axis\n"; done; done
 stages="$stages\n[stats]\n"
