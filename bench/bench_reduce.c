@@ -77,7 +77,8 @@ int main(int argc, char **argv)
         {"argmax f32 all", 26}, {"argmin f64 rows (4096 cols)", 27}, {"argmin i32 all", 28},
         {"argmax i32 cols (4096 cols)", 29}, {"argmin f32 cols (4096 cols)", 30},
         {"stats i32 (4096 cols)", 31}, {"checksum f64 (verify, 4096-col rows)", 32},
-        {"checksum f32 transposed (verify)", 33}};
+        {"checksum f32 transposed (verify)", 33}, {"exact sum f32 cols (4 cols), uniform +-1", 34},
+        {"exact sum f32 cols (8 cols), uniform +-1", 35}, {"exact sum f32 cols (2 cols), uniform +-1", 36}};
     printf("%-40s %10s %8s\n", "case", "GB/s", "x memcpy");
     double base = 0;
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
@@ -98,6 +99,9 @@ int main(int argc, char **argv)
             case 9: f = GP_XFMT_F32; memset(acc, 0, 1024); gp_cpu_rsum(u32, 1, bytes / 4, GP_RT_F32, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;
             case 10: rows_sum(u32, bytes / 4 / 4096, GP_RT_F32, GP_XFMT_F32, &t0); break;
             case 11: case 12: cols_sum(u32, bytes, cases[c].kind == 11 ? 4096 : 7, GP_RT_F32, GP_XFMT_F32, acc); break;
+            case 34: case 35: case 36:
+                cols_sum(u32, bytes, cases[c].kind == 34 ? 4 : cases[c].kind == 35 ? 8 : 2, GP_RT_F32, GP_XFMT_F32, acc);
+                break;
             case 13: rows_sum(f64, bytes / 8 / 4096, GP_RT_F64, GP_XFMT_F64, &t0); break;
             case 14: case 15: cols_sum(f64, bytes, cases[c].kind == 14 ? 4096 : 7, GP_RT_F64, GP_XFMT_F64, acc); break;
             case 16: f = GP_XFMT_F64; memset(acc, 0, 1024); gp_cpu_rsum(u64, 1, bytes / 8, GP_RT_F64, GP_RK_SUM, GP_AXIS_ALL, f, acc); break;

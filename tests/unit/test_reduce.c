@@ -242,9 +242,10 @@ static void test_f32_runs(void **state)
                 assert_true(f32_sum_bits(x, R, C, GP_AXIS_ROWS, r) == f64_ref_bits(x + r * C, C));
         }
         assert_true(f32_sum_bits(x, 1, n, GP_AXIS_ROWS, 0) == f64_ref_bits(x, n));
-        /* columns: narrow panels (their rows folded into >= 32 lanes), one and two column tiles
-         * of 256; row counts with tail blocks of 1, 39 and 40 rows after blocks of 64 */
-        const size_t cws[] = {1, 2, 3, 7, 31, 32, 33, 100, 256, 257, 300};
+        /* columns: 1, 2, 4 and 8 (f32_cols8_runs: 8-lane blocks of 256 floats), other narrow
+         * panels (their rows folded into >= 32 lanes), one and two column tiles of 256; row counts
+         * with tail blocks of 1, 39 and 40 rows after blocks of 64 (and other tails of 256 / C) */
+        const size_t cws[] = {1, 2, 3, 4, 7, 8, 31, 32, 33, 100, 256, 257, 300};
         const size_t rcap[] = {961, 999, 1000};
         gp_xfmt f = gp_rfmt(GP_RT_F32, GP_RK_SUM);
         const size_t w = gp_rwords(f);
@@ -263,15 +264,16 @@ static void test_f32_runs(void **state)
     free(col);
 }
 
-/* f32 column sums of narrow panels fold m rows into lanes (kernels/cpu/reduce.c): a block whose
- * large and tiny values lie in a lane other than the first must still fail the span test, or
- * the tiny ones vanish in a plain double sum: in lane group 5, super-rows of m rows carry +1,
- * 2^-70, -1, 0 in turn (exact column sum: R / (4 m) * 2^-70), everything else is zero */
+/* f32 column sums of narrow panels fold m rows into lanes (kernels/cpu/reduce.c; 1, 2, 4 and 8
+ * columns 8 / C rows into 8 lanes): a block whose large and tiny values lie in a lane other than
+ * the first must still fail the span test, or the tiny ones vanish in a plain double sum: in lane
+ * group 5, super-rows of m rows carry +1, 2^-70, -1, 0 in turn (exact column sum: R / (4 m) *
+ * 2^-70), everything else is zero */
 static void test_f32_cols_fold(void **state)
 {
     (void)state;
-    const size_t cws[] = {1, 3, 7};
-    for (size_t ci = 0; ci < 3; ci++) {
+    const size_t cws[] = {1, 2, 3, 4, 7, 8};
+    for (size_t ci = 0; ci < sizeof cws / sizeof *cws; ci++) {
         const size_t C = cws[ci];
         size_t m = 1;
         while (C * m < 32 && m < 64) m *= 2;
