@@ -480,7 +480,8 @@ static void f32_cols_runs(const float *x, size_t rows, size_t cols, gp_xfmt f, i
  * hold 8 / cols rows (lane l is column l % cols), in blocks of RB8 floats reduced per lane in
  * registers (block_lanes8: f32_all_runs' block_f32 without its final fold), then folded per
  * column and taken into the column's run as f32_cols_runs does; the generic narrow path folds 32
- * lanes through memory (4 columns: 2.8-4.0 -> 8.0-11.7 GB/s on one core, bench/NOTES.md twenty-sixth session). */
+ * lanes through memory (4 columns: 2.8-4.0 -> 8.0-11.7 GB/s on one core, bench/NOTES.md,
+ * twenty-sixth session). */
 #define RB8 256
 static inline void block_lanes8(const float *p, float *mx, float *mn, double *t)
 {
