@@ -720,8 +720,9 @@ __device__ __noinline__ double xvalue_call(const ull *limbs, gp_xfmt f)
  * block normalises column c into out + c w. MB > 0: 256-thread blocks, MB of them per SM (ptxas
  * otherwise keeps these kernels at 64 registers). */
 template <typename T, int U, bool ROWS, int C = 1, int MB = 0>
-__global__ void __launch_bounds__(MB ? 256 : 512, MB) k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, gp_xfmt f,
-                                                 ull *gacc, long long *out, double *rout)
+__global__ void __launch_bounds__(MB ? 256 : 512, MB)
+    k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, gp_xfmt f, ull *gacc, long long *out,
+              double *rout)
 {
     static_assert(!ROWS || C == 1, "k_sum_all: rows or columns");
     GP_EXTERN_SHARED(ull, sh);
@@ -740,7 +741,8 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB) k_sum_all(const T *__restr
         if (blockIdx.x == 0 && threadIdx.x < C)
             for (size_t i = nv * VEC + threadIdx.x; i < n; i += C) ts_add<T>(s, x[i], sq, mine, f.lo);
     } else {
-        for (size_t i = nv * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x)
+        const size_t step = (size_t)gridDim.x * blockDim.x;
+        for (size_t i = nv * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += step)
             ts_add<T>(s, x[i], sq, sh, f.lo);
     }
     ts_warp_merge(s, mine, f.lo, isf, C);
@@ -1886,7 +1888,8 @@ static int grow(void **p, size_t *cap, size_t need, int pinned, char *err, size_
 
 static void tune_desc(gp_cuda_reduce *c)
 {
-    snprintf(c->tdesc, sizeof c->tdesc, "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,rx=%d,cx=%d,lb=%d",
+    snprintf(c->tdesc, sizeof c->tdesc,
+             "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,rx=%d,cx=%d,lb=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
              c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug, c->tune.rx, c->tune.cx, c->tune.lb);
 }
