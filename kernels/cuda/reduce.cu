@@ -741,8 +741,8 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
         if (blockIdx.x == 0 && threadIdx.x < C)
             for (size_t i = nv * VEC + threadIdx.x; i < n; i += C) ts_add<T>(s, x[i], sq, mine, f.lo);
     } else {
-        const size_t step = (size_t)gridDim.x * blockDim.x;
-        for (size_t i = nv * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += step)
+        for (size_t i = nv * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+             i += (size_t)gridDim.x * blockDim.x)
             ts_add<T>(s, x[i], sq, sh, f.lo);
     }
     ts_warp_merge(s, mine, f.lo, isf, C);
