@@ -256,54 +256,77 @@ static inline int span_ok32(float mx, float mn, uint64_t n)
     const int lg = 64 - __builtin_clzll(n - 1);                    /* ceil(log2 n) */
     return emax - emin + lg <= 29;
 }
-/* One block of RB floats: the largest magnitude, the smallest non-zero one (+Inf: none) and the
- * sum in double (8 lanes; exact whenever span_ok32 passes, so the order does not matter). A NaN
- * or Inf makes *t non-finite (64 finite floats cannot overflow a double). */
-static inline void block_f32(const float *p, float *mx, float *mn, double *t)
-{
+/* n floats (a multiple of 8) in 8 lanes, lane l taking the elements j with j % 8 == l: each lane's
+ * largest magnitude, smallest non-zero one (+Inf: none) and sum in double. The SSE2 form keeps
+ * them in registers (two 4-float vectors, four 2-double accumulators: lanes 0-1, 2-3, 4-5, 6-7)
+ * for the caller to fold or store. */
 #if defined(__SSE2__) && !defined(GP_NO_SSE2)   /* GP_NO_SSE2: the portable path, for its test */
+typedef struct {
+    __m128 x0, x1, n0, n1;
+    __m128d s0, s1, s2, s3;
+} lanes8;
+static inline lanes8 f32_lanes8(const float *p, int n)
+{
     const __m128 absm = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)), inf = _mm_set1_ps(INFINITY);
     const __m128 zero = _mm_setzero_ps();
-    __m128 x0 = zero, x1 = zero, n0 = inf, n1 = inf;
-    __m128d s0 = _mm_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
-    for (int j = 0; j < RB; j += 8) {
+    lanes8 L = {zero, zero, inf, inf, _mm_setzero_pd(), _mm_setzero_pd(), _mm_setzero_pd(), _mm_setzero_pd()};
+    for (int j = 0; j < n; j += 8) {
         const __m128 v0 = _mm_loadu_ps(p + j), v1 = _mm_loadu_ps(p + j + 4);
         const __m128 a0 = _mm_and_ps(v0, absm), a1 = _mm_and_ps(v1, absm);
         const __m128 z0 = _mm_cmpeq_ps(a0, zero), z1 = _mm_cmpeq_ps(a1, zero);
-        x0 = _mm_max_ps(x0, a0);
-        x1 = _mm_max_ps(x1, a1);
-        n0 = _mm_min_ps(n0, _mm_or_ps(_mm_and_ps(z0, inf), _mm_andnot_ps(z0, a0)));
-        n1 = _mm_min_ps(n1, _mm_or_ps(_mm_and_ps(z1, inf), _mm_andnot_ps(z1, a1)));
-        s0 = _mm_add_pd(s0, _mm_cvtps_pd(v0));
-        s1 = _mm_add_pd(s1, _mm_cvtps_pd(_mm_movehl_ps(v0, v0)));
-        s2 = _mm_add_pd(s2, _mm_cvtps_pd(v1));
-        s3 = _mm_add_pd(s3, _mm_cvtps_pd(_mm_movehl_ps(v1, v1)));
+        L.x0 = _mm_max_ps(L.x0, a0);
+        L.x1 = _mm_max_ps(L.x1, a1);
+        L.n0 = _mm_min_ps(L.n0, _mm_or_ps(_mm_and_ps(z0, inf), _mm_andnot_ps(z0, a0)));
+        L.n1 = _mm_min_ps(L.n1, _mm_or_ps(_mm_and_ps(z1, inf), _mm_andnot_ps(z1, a1)));
+        L.s0 = _mm_add_pd(L.s0, _mm_cvtps_pd(v0));
+        L.s1 = _mm_add_pd(L.s1, _mm_cvtps_pd(_mm_movehl_ps(v0, v0)));
+        L.s2 = _mm_add_pd(L.s2, _mm_cvtps_pd(v1));
+        L.s3 = _mm_add_pd(L.s3, _mm_cvtps_pd(_mm_movehl_ps(v1, v1)));
     }
-    float lx[4], ln[4];
-    double sd[2];
-    _mm_storeu_ps(lx, _mm_max_ps(x0, x1));
-    _mm_storeu_ps(ln, _mm_min_ps(n0, n1));
-    _mm_storeu_pd(sd, _mm_add_pd(_mm_add_pd(s0, s1), _mm_add_pd(s2, s3)));
+    return L;
+}
+#else
+static inline void f32_lanes8(const float *p, int n, float *mx, float *mn, double *t)
+{
+    for (int l = 0; l < 8; l++) {
+        mx[l] = 0;
+        mn[l] = INFINITY;
+        t[l] = 0;
+    }
+    for (int j = 0; j < n; j++) {
+        const int l = j & 7;
+        const float av = fabsf(p[j]);
+        mx[l] = av > mx[l] ? av : mx[l];
+        if (av != 0 && av < mn[l]) mn[l] = av;
+        t[l] += (double)p[j];
+    }
+}
+#endif
+/* One block of RB floats: the largest magnitude, the smallest non-zero one (+Inf: none) and the
+ * sum in double (the 8 lanes folded; exact whenever span_ok32 passes, so the order does not
+ * matter). A NaN or Inf makes *t non-finite (64 finite floats cannot overflow a double). */
+static inline void block_f32(const float *p, float *mx, float *mn, double *t)
+{
+    float lx[8], ln[8];
+    double sd[8];
+#if defined(__SSE2__) && !defined(GP_NO_SSE2)
+    const lanes8 L = f32_lanes8(p, RB);
+    _mm_storeu_ps(lx, _mm_max_ps(L.x0, L.x1));
+    _mm_storeu_ps(ln, _mm_min_ps(L.n0, L.n1));
+    _mm_storeu_pd(sd, _mm_add_pd(_mm_add_pd(L.s0, L.s1), _mm_add_pd(L.s2, L.s3)));
+    const int nl = 4;
+    *t = sd[0] + sd[1];
+#else
+    f32_lanes8(p, RB, lx, ln, sd);
+    const int nl = 8;
+    *t = ((sd[0] + sd[1]) + (sd[2] + sd[3])) + ((sd[4] + sd[5]) + (sd[6] + sd[7]));
+#endif
     *mx = lx[0];
     *mn = ln[0];
-    for (int l = 1; l < 4; l++) {
+    for (int l = 1; l < nl; l++) {
         *mx = lx[l] > *mx ? lx[l] : *mx;
         *mn = ln[l] < *mn ? ln[l] : *mn;
     }
-    *t = sd[0] + sd[1];
-#else
-    float x = 0, nn = INFINITY;
-    double sl[4] = {0, 0, 0, 0};
-    for (int j = 0; j < RB; j++) {
-        const float av = fabsf(p[j]);
-        x = av > x ? av : x;
-        if (av != 0 && av < nn) nn = av;
-        sl[j & 3] += (double)p[j];
-    }
-    *mx = x;
-    *mn = nn;
-    *t = (sl[0] + sl[1]) + (sl[2] + sl[3]);
-#endif
 }
 /* A run: block sums of finite floats added in plain double while span_ok32 holds for all of its
  * n elements together (magnitudes within [mn, mx]); it goes into the expansion when a block
@@ -478,7 +501,7 @@ static void f32_cols_runs(const float *x, size_t rows, size_t cols, gp_xfmt f, i
 
 /* f32 column sums of 1, 2, 4 or 8 columns: the panel as one flat array whose groups of 8 floats
  * hold 8 / cols rows (lane l is column l % cols), in blocks of RB8 floats reduced per lane in
- * registers (block_lanes8: f32_all_runs' block_f32 without its final fold), then folded per
+ * registers (block_lanes8: f32_lanes8, as block_f32 but without its fold), then folded per
  * column and taken into the column's run as f32_cols_runs does; the generic narrow path folds 32
  * lanes through memory (4 columns: 2.8-4.0 -> 8.0-11.7 GB/s on one core, bench/NOTES.md,
  * twenty-sixth session). */
@@ -486,44 +509,17 @@ static void f32_cols_runs(const float *x, size_t rows, size_t cols, gp_xfmt f, i
 static inline void block_lanes8(const float *p, float *mx, float *mn, double *t)
 {
 #if defined(__SSE2__) && !defined(GP_NO_SSE2)
-    const __m128 absm = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)), inf = _mm_set1_ps(INFINITY);
-    const __m128 zero = _mm_setzero_ps();
-    __m128 x0 = zero, x1 = zero, n0 = inf, n1 = inf;
-    __m128d s0 = _mm_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
-    for (int j = 0; j < RB8; j += 8) {
-        const __m128 v0 = _mm_loadu_ps(p + j), v1 = _mm_loadu_ps(p + j + 4);
-        const __m128 a0 = _mm_and_ps(v0, absm), a1 = _mm_and_ps(v1, absm);
-        const __m128 z0 = _mm_cmpeq_ps(a0, zero), z1 = _mm_cmpeq_ps(a1, zero);
-        x0 = _mm_max_ps(x0, a0);
-        x1 = _mm_max_ps(x1, a1);
-        n0 = _mm_min_ps(n0, _mm_or_ps(_mm_and_ps(z0, inf), _mm_andnot_ps(z0, a0)));
-        n1 = _mm_min_ps(n1, _mm_or_ps(_mm_and_ps(z1, inf), _mm_andnot_ps(z1, a1)));
-        s0 = _mm_add_pd(s0, _mm_cvtps_pd(v0));                       /* lanes 0, 1 */
-        s1 = _mm_add_pd(s1, _mm_cvtps_pd(_mm_movehl_ps(v0, v0)));    /* 2, 3 */
-        s2 = _mm_add_pd(s2, _mm_cvtps_pd(v1));                       /* 4, 5 */
-        s3 = _mm_add_pd(s3, _mm_cvtps_pd(_mm_movehl_ps(v1, v1)));    /* 6, 7 */
-    }
-    _mm_storeu_ps(mx, x0);
-    _mm_storeu_ps(mx + 4, x1);
-    _mm_storeu_ps(mn, n0);
-    _mm_storeu_ps(mn + 4, n1);
-    _mm_storeu_pd(t, s0);
-    _mm_storeu_pd(t + 2, s1);
-    _mm_storeu_pd(t + 4, s2);
-    _mm_storeu_pd(t + 6, s3);
+    const lanes8 L = f32_lanes8(p, RB8);
+    _mm_storeu_ps(mx, L.x0);
+    _mm_storeu_ps(mx + 4, L.x1);
+    _mm_storeu_ps(mn, L.n0);
+    _mm_storeu_ps(mn + 4, L.n1);
+    _mm_storeu_pd(t, L.s0);
+    _mm_storeu_pd(t + 2, L.s1);
+    _mm_storeu_pd(t + 4, L.s2);
+    _mm_storeu_pd(t + 6, L.s3);
 #else
-    for (int l = 0; l < 8; l++) {
-        mx[l] = 0;
-        mn[l] = INFINITY;
-        t[l] = 0;
-    }
-    for (int j = 0; j < RB8; j++) {
-        const int l = j & 7;
-        const float av = fabsf(p[j]);
-        mx[l] = av > mx[l] ? av : mx[l];
-        if (av != 0 && av < mn[l]) mn[l] = av;
-        t[l] += (double)p[j];
-    }
+    f32_lanes8(p, RB8, mx, mn, t);
 #endif
 }
 static void f32_cols8_runs(const float *x, size_t rows, size_t cols, gp_xfmt f, int64_t *acc)
