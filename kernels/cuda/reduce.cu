@@ -2603,23 +2603,20 @@ static int rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols,
             if (rc) return rc;
             p.limbs = done;
         }
-        if (!done) {
+        if (!done) {   /* compact results: row values, or (hi, lo) per column and a list of exceptions */
             GROW(c->d_out, c->out_cap, n * (axis == GP_AXIS_ROWS ? 1 : 2) * sizeof(double), 0);
             GROW(c->d_exc, c->exc_cap, n * sizeof(unsigned), 0);
             CK(cudaMemsetAsync(c->d_cnt, 0, sizeof(ull), c->stream), "cudaMemsetAsync");
-        }
-        if (done) {
-            /* d_acc holds the columns' limbs */
-        } else if (axis == GP_AXIS_ROWS) {
             int rc = 0;
-            FLOAT_SWITCH(t, rc = fsum_rows_u<T>(c, (const T *)dx, rows, cols, sq, f, (double *)c->d_out, err, errlen));
-            if (rc) return rc;
-        } else {
-            p.xcap = cols < ((size_t)1 << 16) ? cols : ((size_t)1 << 16);
-            GROW(c->d_xacc, c->xacc_cap, p.xcap * w * sizeof(long long), 0);
-            c->plan = p;   /* fsum_cols reads plan.xcap */
-            int rc = 0;
-            FLOAT_SWITCH(t, rc = fsum_cols_u<T>(c, (const T *)dx, rows, cols, sq, f, err, errlen));
+            if (axis == GP_AXIS_ROWS) {
+                FLOAT_SWITCH(t, rc = fsum_rows_u<T>(c, (const T *)dx, rows, cols, sq, f, (double *)c->d_out, err,
+                                                    errlen));
+            } else {
+                p.xcap = cols < ((size_t)1 << 16) ? cols : ((size_t)1 << 16);
+                GROW(c->d_xacc, c->xacc_cap, p.xcap * w * sizeof(long long), 0);
+                c->plan = p;   /* fsum_cols reads plan.xcap */
+                FLOAT_SWITCH(t, rc = fsum_cols_u<T>(c, (const T *)dx, rows, cols, sq, f, err, errlen));
+            }
             if (rc) return rc;
         }
     }
