@@ -2247,6 +2247,16 @@ static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f,
     }
 }
 
+/* d_rx of at least `bytes`, zero: zeroed when it grows; every k_sum_all launch on it leaves it zero */
+static int rx_scratch(gp_cuda_reduce *c, size_t bytes, char *err, size_t errlen)
+{
+    if (bytes > c->rx_cap) {
+        GROW(c->d_rx, c->rx_cap, bytes, 0);
+        CK(cudaMemsetAsync(c->d_rx, 0, c->rx_cap, c->stream), "cudaMemsetAsync");
+    }
+    return 0;
+}
+
 /* Row sums of few long rows as whole sums (k_sum_all<T, U, true>, tuning rx): rows that start
  * 16-byte aligned, at least 4 tiles (blockDim.x x U vectors) long and short enough for one
  * launch's deposits (sum_chunk), and at least two resident blocks of a grid for each; each row
@@ -2270,11 +2280,8 @@ static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     size_t bpr = slots / rows, most = (vpr + tile - 1) / tile;   /* blocks per row: at most a tile each */
     if (bpr < 2 || rows > 65535) return 0;
     if (bpr > most) bpr = most;
-    const size_t need = rows * (size_t)(w + 1) * sizeof(ull);
-    if (need > c->rx_cap) {   /* zeroed once; every launch leaves it zero */
-        GROW(c->d_rx, c->rx_cap, need, 0);
-        CK(cudaMemsetAsync(c->d_rx, 0, c->rx_cap, c->stream), "cudaMemsetAsync");
-    }
+    int rc = rx_scratch(c, rows * (size_t)(w + 1) * sizeof(ull), err, errlen);
+    if (rc) return rc;
     GP_LAUNCH(dim3((unsigned)bpr, (unsigned)rows), bs, smem, c->stream, kern)(
         x, cols, sq, c->tune.batch, c->tune.ug, f, c->d_rx, (long long *)NULL, out);
     *done = true;
@@ -2297,11 +2304,8 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     const size_t n = rows * cols, w = (size_t)f.nl + GP_XSPECIAL;
     constexpr bool f32 = std::is_same<T, float>::value;
     if (!c->tune.cx || !n || ((uintptr_t)x & 15) || (f32 ? 4 % cols : cols != 1) || n > sum_chunk(f32)) return 0;
-    const size_t need = cols * (w + 1) * sizeof(ull);
-    if (need > c->rx_cap) {   /* zeroed once; every launch leaves it zero */
-        GROW(c->d_rx, c->rx_cap, need, 0);
-        CK(cudaMemsetAsync(c->d_rx, 0, c->rx_cap, c->stream), "cudaMemsetAsync");
-    }
+    int rc = rx_scratch(c, cols * (w + 1) * sizeof(ull), err, errlen);
+    if (rc) return rc;
     GROW(c->d_acc, c->acc_cap, cols * w * sizeof(long long), 0);
     int bs;
     auto kern = sum_all_kernel<T, U, false, 1>(c, &bs);
