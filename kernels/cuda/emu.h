@@ -75,6 +75,7 @@ static inline unsigned long long max(unsigned long long a, unsigned long long b)
 static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
 /* sm_90 DPX intrinsics (single instructions there) */
 static inline unsigned __vimax3_u32(unsigned a, unsigned b, unsigned c) { return max(max(a, b), c); }
+static inline int __ffs(int x) { return __builtin_ffs(x); }
 static inline unsigned __viaddmin_u32(unsigned a, unsigned b, unsigned c) { return min(a + b, c); }
 template <typename T> static inline T __ldg(const T *p) { return *p; }
 static inline long long clock64()
@@ -295,6 +296,24 @@ template <typename T> static inline T __shfl_sync(unsigned, T v, int src_lane, i
     return emu::shfl_idx(v, src_lane, width);
 }
 static inline int __all_sync(unsigned, int p) { return emu::all_sync(p); }
+template <typename T> static inline T __shfl_xor_sync(unsigned, T v, int mask, int width = 32)
+{
+    (void)width;   /* every use in reduce.cu: masks below the width */
+    return emu::shfl_lane(v, (threadIdx.x & 31) ^ (unsigned)mask);
+}
+/* __reduce_{max,min}_sync over the full warp (every lane takes part in reduce.cu's uses) */
+static inline unsigned __reduce_max_sync(unsigned, unsigned v)
+{
+    unsigned r = v;
+    for (unsigned l = 0; l < 32; l++) r = max(r, emu::shfl_lane(v, l));
+    return r;
+}
+static inline unsigned __reduce_min_sync(unsigned, unsigned v)
+{
+    unsigned r = v;
+    for (unsigned l = 0; l < 32; l++) r = min(r, emu::shfl_lane(v, l));
+    return r;
+}
 #define GP_LAUNCH(g, b, s, st, ...) emu::launch(__VA_ARGS__, dim3(g), dim3(b), (size_t)(s))
 #define GP_EXTERN_SHARED(T, name) T *name = reinterpret_cast<T *>(emu::dyn_shared())
 #define GP_SHARED_ARRAY(T, name, n) T *name = reinterpret_cast<T *>(emu::static_shared(sizeof(T) * (n)))

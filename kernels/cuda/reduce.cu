@@ -1015,6 +1015,162 @@ __global__ void __launch_bounds__(512) k_sum_rows1(const A16<T> *__restrict__ xv
     }
 }
 
+/* A lane's cnt vectors p[0], p[st], ... (cnt % 4 == 0) by expansions, four loads at a time; mx, mn
+ * fold the span of their elements as sumNf_raw does. */
+__device__ __forceinline__ void row_exp(const A16<float> *p, unsigned cnt, unsigned st, double &a0, double &a1, bool &bad,
+                                        unsigned &mx, unsigned &mn)
+{
+    for (unsigned j = 0; j < cnt; j += 4, p += 4 * st) {
+        A16<float> v[4];
+#pragma unroll
+        for (int u = 0; u < 4; u++) v[u] = ld16(p + st * u);
+#pragma unroll
+        for (int u = 0; u < 4; u++) {
+#pragma unroll
+            for (int i = 0; i < 4; i += 2) {
+                const unsigned u0 = __float_as_uint(v[u].v[i]) & 0x7fffffffu, u1 = __float_as_uint(v[u].v[i + 1]) & 0x7fffffffu;
+                mx = __vimax3_u32(mx, u0, u1);
+                mn = __viaddmin_u32(u0, ~0u, mn);
+                mn = __viaddmin_u32(u1, ~0u, mn);
+            }
+            fadd_vec<float>(a0, a1, bad, v[u], 0);
+        }
+    }
+}
+/* the expansions of L lanes merged, the row's result from lane gl = 0 */
+__device__ __forceinline__ void row_exp_put(int L, int gl, bool mine, double a0, double a1, bool bad, size_t r, double *out,
+                                            ull *cnt, unsigned *exc)
+{
+    combine_tree(L, gl, a0, a1, bad);
+    if (gl == 0 && mine) {
+        if (bad) { out[r] = 0; push_exc(cnt, exc, r); }
+        else out[r] = __dadd_rn(a0, a1);
+    }
+}
+
+/* axis rows, f32 rows of K units of 32 vectors (512 B), starting 16-byte aligned (tuning rw): a warp
+ * sums batches of RW consecutive rows, and every load instruction of the warp reads 512 contiguous
+ * bytes of one row (k_sum_rows with G lanes per row reads 32 / G rows x 16 G bytes). U loads in
+ * flight per lane: KT = 0, a step is U units of one row (K % U == 0); KT = K (2 KiB rows, K = 4), a
+ * step is U / KT whole rows. Each lane adds the floats of a row in plain double (sumNf) into
+ * acc[row] and folds that row's exponent span (mxr, mnr); a row whose span over all its elements
+ * passes the test for its count has every partial sum exact, so the lanes' doubles of the RW rows
+ * merge in any order: a reduce-scatter by xor shuffles (RW / 2 + ... + 1 doubles) leaves row k in
+ * the 32 / RW lanes k 32 / RW .., and the remaining levels sum them. A row that fails the test
+ * (wide data, NaN/Inf; uniform data: a value below 2^-20 of the row's largest, 1 in 2048 rows of
+ * 512 floats) is read again (from L2) into the expansion path (fadd_vec, combine_tree) or the
+ * exception list, and the warp's next batch goes that way at once, 32 / RW lanes a row (data of
+ * wide exponents: every row fails, and the plain sums would be wasted work). Warps grid-stride over
+ * batches (a contiguous share of batches per warp measured 0.80 against 0.95x CUB: neighbouring
+ * warps must read neighbouring memory). */
+template <int U, int KT, int RW>
+__global__ void __launch_bounds__(512) k_sum_rows_w(const A16<float> *__restrict__ xv, size_t rows, unsigned K,
+                                                    double *out, ull *cnt, unsigned *exc)
+{
+    static_assert(KT ? U % KT == 0 && U / KT <= RW : true, "k_sum_rows_w: whole rows per step");
+    const int lane = threadIdx.x & 31;
+    const size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
+    const size_t nwarps = ((size_t)gridDim.x * blockDim.x) >> 5, nvr = (size_t)K * 32, batches = (rows + RW - 1) / RW;
+    const unsigned n = K * 128;   /* floats per row */
+    bool slow = false;   /* warp-uniform: a row of the warp's last batch failed the test */
+    for (size_t b = warp; b < batches; b += nwarps) {   /* warp-uniform */
+        const size_t r0 = b * RW;
+        const int nr = rows - r0 < (size_t)RW ? (int)(rows - r0) : RW;
+        const A16<float> *q = xv + r0 * nvr + lane;
+        if (slow) {   /* this batch by expansions at once, GL lanes a row; its rows' spans decide the next one */
+            constexpr int GL = 32 / RW;
+            const int g = lane / GL, gl = lane % GL;
+            double a0 = 0, a1 = 0;
+            bool bd = false;
+            unsigned mx = 0u, mn = ~0u;
+            if (g < nr) row_exp(xv + (r0 + g) * nvr + gl, K * RW, GL, a0, a1, bd, mx, mn);
+#pragma unroll
+            for (int h = GL / 2; h >= 1; h >>= 1) {
+                mx = max(mx, __shfl_xor_sync(FULL, mx, h));
+                mn = min(mn, __shfl_xor_sync(FULL, mn, h));
+            }
+            slow = !__all_sync(FULL, g >= nr || span_ok(mx, mn, n));
+            row_exp_put(GL, gl, g < nr, a0, a1, bd, r0 + g, out, cnt, exc);
+            continue;
+        }
+        double acc[RW];
+        unsigned mxr[RW], mnr[RW];
+#pragma unroll
+        for (int k = 0; k < RW; k++) { acc[k] = 0; mxr[k] = 0u; mnr[k] = ~0u; }
+        if constexpr (KT > 0) {
+#pragma unroll
+            for (int st = 0; st < RW * KT / U; st++) {
+                A16<float> v[U];
+                if (nr == RW) {   /* every batch but the last: unconditional loads, issued together */
+#pragma unroll
+                    for (int u = 0; u < U; u++) v[u] = ld16(q + 32 * (st * U + u));
+                } else {   /* (a predicated load each: ptxas spread them among the adds, 0.93 against 0.95) */
+#pragma unroll
+                    for (int u = 0; u < U; u++)
+                        v[u] = (st * U + u) / KT < nr ? ld16(q + 32 * (st * U + u)) : zero16<float>();
+                }
+#pragma unroll
+                for (int g = 0; g < U / KT; g++) {
+                    float fl[4 * KT];
+#pragma unroll
+                    for (int u = 0; u < KT; u++)
+#pragma unroll
+                        for (int j = 0; j < 4; j++) fl[4 * u + j] = v[g * KT + u].v[j];
+                    const int k = st * (U / KT) + g;
+                    unsigned smx, smn;
+                    acc[k] = sumNf_raw<4 * KT>(fl, smx, smn);
+                    mxr[k] = smx;
+                    mnr[k] = smn;
+                }
+            }
+        } else {
+#pragma unroll
+            for (int k = 0; k < RW; k++) {
+                if (k >= nr) break;
+                const A16<float> *p = q + (unsigned)k * (unsigned)nvr;
+                for (unsigned j = 0; j < K; j += U, p += 32 * U) {
+                    A16<float> v[U];
+#pragma unroll
+                    for (int u = 0; u < U; u++) v[u] = ld16(p + 32 * u);
+                    float fl[4 * U];
+                    flat<float, U>(v, fl);
+                    unsigned smx, smn;
+                    acc[k] = __dadd_rn(acc[k], sumNf_raw<4 * U>(fl, smx, smn));
+                    mxr[k] = max(mxr[k], smx);
+                    mnr[k] = min(mnr[k], smn);
+                }
+            }
+        }
+        unsigned bad = 0;   /* bit k: row k fails the test (warp-uniform) */
+#pragma unroll
+        for (int k = 0; k < RW; k++)
+            if (k < nr && !span_ok(__reduce_max_sync(FULL, mxr[k]), __reduce_min_sync(FULL, mnr[k]), n)) bad |= 1u << k;
+        constexpr int GL = 32 / RW;   /* lanes per row after the scatter */
+#pragma unroll
+        for (int h = 16, m = RW / 2; m >= 1; h >>= 1, m >>= 1) {   /* keep rows [m, 2m) or [0, m) */
+            const bool up = lane & h;
+#pragma unroll
+            for (int i = 0; i < m; i++) {
+                const double send = up ? acc[i] : acc[i + m], keep = up ? acc[i + m] : acc[i];
+                acc[i] = __dadd_rn(keep, __shfl_xor_sync(FULL, send, h));
+            }
+        }
+#pragma unroll
+        for (int h = GL / 2; h >= 1; h >>= 1) acc[0] = __dadd_rn(acc[0], __shfl_xor_sync(FULL, acc[0], h));
+        const int kl = lane / GL;   /* lane bit 4 kept the upper half of the rows, bit 3 the upper half of those, ... */
+        if (lane % GL == 0 && kl < nr && !(bad >> kl & 1)) out[r0 + kl] = __dadd_rn(acc[0], 0.0);   /* -0 as +0 */
+        slow = bad != 0;
+        for (; bad; bad &= bad - 1) {   /* the rows that failed, again by expansions */
+            const int k = __ffs(bad) - 1;
+            double a0 = 0, a1 = 0;
+            bool bd = false;
+            unsigned mx = 0u, mn = ~0u;
+            row_exp(q + (unsigned)k * (unsigned)nvr, K, 32, a0, a1, bd, mx, mn);
+            row_exp_put(32, lane, true, a0, a1, bd, r0 + k, out, cnt, exc);
+        }
+    }
+}
+
 /* Exact fallback for listed rows: one warp per row, the first version's method (spills into a
  * per-warp shared superaccumulator), rounded on the device with gp_xvalue. */
 template <typename T>
@@ -1806,11 +1962,15 @@ struct Tune {
     int ug;        /* f32/f64 sums: 1 a step whose U loads are all in range loads them without a bounds test, from
                     * one pointer (axis all, rows: 32-bit offsets; cols: a stepped pointer); 0: a 64-bit test
                     * and address per load (extrema ignore it: always the first way) */
-    int rx;        /* row sums: 1 few long rows run as whole sums (k_sum_all<T, U, true>, fsum_rows_x); 0 never */
+    int rx;        /* row sums: 1 few long rows run as whole sums (k_sum_all<T, U, true>, fsum_rows_x), each row
+                    * at least two resident blocks; 2 also one block per row when all rows fit one wave; 0 never */
     int cx;        /* column sums: 1 one, two or four f32 columns (one f64 column) run as one whole sum with a lane
                     * per column (k_sum_all<T, U, false, C>, fsum_cols_x); 0 never */
     int lb;        /* f32 k_sum_all at U = 8: 0 __launch_bounds__(512) (ptxas keeps it at 64 registers), 3 256-thread
                     * blocks, 3 per SM (78-80 registers); -1 (default) 3 for columns as whole sums, else 0 */
+    int rw;        /* f32 row sums of short rows of whole 512-byte units: 1 (default) a warp per batch of rwr rows
+                    * with contiguous loads (k_sum_rows_w); 0 the row kernel */
+    int rwr;       /* rows per batch of k_sum_rows_w: 2 (default) or 4 */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -1854,7 +2014,7 @@ struct gp_cuda_reduce {
     Plan plan;
     size_t fallbacks;
     char desc[160];
-    char tdesc[128];
+    char tdesc[192];
 };
 
 static int cuerr(cudaError_t e, const char *what, char *err, size_t errlen)
@@ -1889,9 +2049,10 @@ static int grow(void **p, size_t *cap, size_t need, int pinned, char *err, size_
 static void tune_desc(gp_cuda_reduce *c)
 {
     snprintf(c->tdesc, sizeof c->tdesc,
-             "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,rx=%d,cx=%d,lb=%d",
+             "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,rx=%d,cx=%d,lb=%d,rw=%d,rwr=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
-             c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug, c->tune.rx, c->tune.cx, c->tune.lb);
+             c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug, c->tune.rx, c->tune.cx, c->tune.lb,
+             c->tune.rw, c->tune.rwr);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -1916,13 +2077,15 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "fin") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fin = n;
         else if (!strcmp(tok, "fm") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fm = n;
         else if (!strcmp(tok, "ug") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.ug = n;
-        else if (!strcmp(tok, "rx") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.rx = n;
+        else if (!strcmp(tok, "rx") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.rx = n;
         else if (!strcmp(tok, "cx") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.cx = n;
         else if (!strcmp(tok, "lb") && (!strcmp(v, "-1") || !strcmp(v, "0") || !strcmp(v, "3"))) t.lb = n;
+        else if (!strcmp(tok, "rw") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.rw = n;
+        else if (!strcmp(tok, "rwr") && (n == 2 || n == 4)) t.rwr = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1, ug=0|1, rx=0|1, cx=0|1, lb=-1|0|3", tok, v);
+                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1, rwr=2|4", tok, v);
             return GP_EINVAL;
         }
     }
@@ -1946,7 +2109,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -2278,7 +2441,7 @@ static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
         return 0;
     const size_t slots = grid_for(c, kern, bs, smem, (size_t)-1);
     size_t bpr = slots / rows, most = (vpr + tile - 1) / tile;   /* blocks per row: at most a tile each */
-    if (bpr < 2 || rows > 65535) return 0;
+    if (bpr < (c->tune.rx == 2 ? 1u : 2u) || rows > 65535) return 0;   /* rx=2: also a block per row in one wave */
     if (bpr > most) bpr = most;
     int rc = rx_scratch(c, rows * (size_t)(w + 1) * sizeof(ull), err, errlen);
     if (rc) return rc;
@@ -2318,6 +2481,33 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, f, c->d_rx, c->d_acc, (double *)NULL);
     *done = true;
     return 0;
+}
+
+/* Short f32 row sums of whole 512-byte units (k_sum_rows_w, tuning rw, rwr): rows of 4..60 units
+ * (a multiple of 4), starting 16-byte aligned, plain sums (no squares) in runs (batch=2). 8 loads in
+ * flight (autoshape; else unroll), 2 rows a batch (rwr): 2^20 x 512 0.945-0.947 -> 0.955-0.956x
+ * CUB on one H100 board, 0.958-0.962 -> 0.963-0.964 on another (bench/NOTES.md, twenty-seventh
+ * session). Returns false: not such a shape, nothing launched. */
+static bool fsum_rows_w(gp_cuda_reduce *c, const float *x, size_t rows, size_t cols, int sq, gp_xfmt f, double *out)
+{
+    const size_t K = cols / 128;
+    if (!c->tune.rw || sq || c->tune.batch != 2 || !rows || ((uintptr_t)x & 15) || cols % 128 || K < 4 || K % 4 ||
+        K > 60)
+        return false;
+    const int bs = c->tune.bs, w = f.nl + GP_XSPECIAL, RW = c->tune.rwr, U = c->tune.autoshape ? 8 : c->tune.unroll;
+    void (*kern)(const fast::A16<float> *, size_t, unsigned, double *, ull *, unsigned *);
+    int rk = RW;   /* the kernel's rows a batch */
+    if (K == 4 && U >= 16 && RW >= 4) { kern = fast::k_sum_rows_w<16, 4, 4>; rk = 4; }
+    else if (K == 4 && U >= 8) { kern = RW == 2 ? fast::k_sum_rows_w<8, 4, 2> : fast::k_sum_rows_w<8, 4, 4>; rk = RW == 2 ? 2 : 4; }
+    else if (U >= 8 && K % 8 == 0) kern = RW == 2 ? fast::k_sum_rows_w<8, 0, 2> : fast::k_sum_rows_w<8, 0, 4>;
+    else kern = RW == 2 ? fast::k_sum_rows_w<4, 0, 2> : fast::k_sum_rows_w<4, 0, 4>;
+    const size_t per = (size_t)bs / 32, batches = (rows + rk - 1) / rk;
+    const unsigned g = grid_for(c, kern, bs, 0, (batches + per - 1) / per);
+    GP_LAUNCH(g, bs, 0, c->stream, kern)(reinterpret_cast<const fast::A16<float> *>(x), rows, (unsigned)K, out, c->d_cnt,
+                                          c->d_exc);
+    GP_LAUNCH((unsigned)c->sms, 256, 8 * w * sizeof(ull), c->stream, fast::k_rows_exact<float>)(x, cols, sq, f, c->d_cnt,
+                                                                                          c->d_exc, out);
+    return true;
 }
 
 template <typename T, int U>
@@ -2505,6 +2695,7 @@ static int fsum_rows_u(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
         const bool longrows = rows_lg(cols, sizeof(T), 16, c->tune.rsteps) == 5;
         const bool shortrows = !r16 && !longrows;
         AutoShape as(c, r16 || shortrows ? 256 : 128, r16 || shortrows ? 4 : 16, 0, shortrows ? 2 * c->tune.rsteps : 0);
+        if (shortrows && fsum_rows_w(c, x, rows, cols, sq, f, out)) return 0;
         if (c->tune.unroll == 2) return fsum_rows<T, 2>(c, x, rows, cols, sq, f, out, err, errlen);
         if (c->tune.unroll == 8) return fsum_rows<T, 8>(c, x, rows, cols, sq, f, out, err, errlen);
         if (c->tune.unroll == 16) return fsum_rows<T, 16>(c, x, rows, cols, sq, f, out, err, errlen);

@@ -34,7 +34,8 @@ for name, shape, dt in (("f32", (4099, 1031), "<f4"), ("f64", (1031, 2053), "<f8
                         ("tall", (200003, 4), "<f4"), ("wide", (4, 200003), "<f8"),
                         ("plain", (3001, 1024), "<f4"), ("plaintall", (200003, 4), "<f4"),
                         ("plainwide", (4, 200004), "<f4"), ("nan", (1031, 517), "<f4"),
-                        ("narrow2", (200003, 2), "<f4"), ("plainnarrow1", (300007, 1), "<f4")):
+                        ("narrow2", (200003, 2), "<f4"), ("plainnarrow1", (300007, 1), "<f4"),
+                        ("plain512", (20011, 512), "<f4"), ("wide512", (4099, 512), "<f4")):
     if dt[1] != "f":
         a = rng.integers(-2**31, 2**31 - 1, size=shape).astype(dt)
     elif name.startswith("plain") or name == "nan":   # no exponent spread: the fast paths
@@ -51,7 +52,7 @@ PY
 # every op and axis of every file as the reduce stages of one job: a launch per backend and panel
 # size (one `gpipe reduce` launch per case did not finish within an hour of device time)
 ops=${GP_REDUCE_OPS:-sum mean sumsq norm2 min max absmax argmin argmax}
-files=${GP_REDUCE_FILES:-plain plaintall plainwide nan f32 f64 i32 tall wide narrow2 plainnarrow1}
+files=${GP_REDUCE_FILES:-plain plaintall plainwide nan f32 f64 i32 tall wide narrow2 plainnarrow1 plain512 wide512}
 stages=
 for op in $ops; do for axis in all rows cols; do stages="$stages\n[reduce]\nop = $op\naxis = $axis\n"; done; done
 stages="$stages\n[stats]\n"

@@ -267,8 +267,8 @@ int main(int argc, char **argv)
     static const struct { size_t r, c; int big, q, rows; } shapes[] = {
         {1, 1, 0, 1, 0}, {1, 301, 0, 1, 0}, {301, 1, 0, 1, 0}, {3, 7, 0, 1, 0}, {37, 23, 0, 1, 0}, {2, 4, 0, 1, 0}, {64, 8, 0, 1, 0},
         {1000, 2, 0, 1, 0}, {1001, 2, 0, 1, 0}, {2003, 4, 0, 1, 0}, {4, 2004, 0, 1, 0}, {4, 2003, 0, 1, 0},
-        {20003, 4, 0, 0, 0}, {4, 20004, 0, 0, 0}, {4, 20003, 0, 0, 0}, {257, 509, 0, 1, 0}, {130, 1024, 0, 1, 0},
-        {200003, 4, 1, 0, 0}, {300007, 2, 1, 0, 0}, {3000017, 1, 1, 0, 0}, {4, 200004, 1, 0, 0},
+        {20003, 4, 0, 0, 0}, {4, 20004, 0, 0, 0}, {4, 20003, 0, 0, 0}, {257, 509, 0, 1, 0}, {130, 1024, 0, 1, 0}, {37, 512, 0, 1, 0}, {67, 1536, 0, 0, 0},
+        {200003, 4, 1, 0, 0}, {20011, 512, 1, 0, 0}, {300007, 2, 1, 0, 0}, {3000017, 1, 1, 0, 0}, {4, 200004, 1, 0, 0},
         {1031, 4096, 1, 0, 0}, {4099, 1031, 1, 0, 0}, {33, 131072, 1, 0, 0}, {3, 65536, 1, 1, 0}, {20000, 16, 1, 1, 0}, {67, 2052, 1, 1, 0},
         {4, 4194311, 1, 0, 1}, {4, 40000, 0, 1, 1}, {1, 1048576, 1, 0, 1}, {300, 65536, 1, 0, 1}};
     static const gp_rtype types[] = {GP_RT_F32, GP_RT_F64, GP_RT_I32, GP_RT_U8, GP_RT_I64, GP_RT_I16, GP_RT_U64};
@@ -276,11 +276,11 @@ int main(int argc, char **argv)
     /* tunings apply on top of each other: the first is the default as a user runs it (it sets
      * every knob a later variant changes; auto=1 last: bs, bps and unroll switch it off), with the
      * per-shape block sizes and loads in flight */
-    static const char *variants[] = {"kernels=fast,bps=8,batch=2,rsteps=4,bal=1,fin=1,fm=1,ug=1,rx=1,cx=1,auto=1",
-                                     "kernels=fast,bs=256,bps=8,unroll=4,fm=0", "kernels=legacy,bs=256,bps=8,unroll=4",
-                                     "kernels=fast,bs=128,bps=2,unroll=2,batch=1,rsteps=1,cx=1,lb=-1", "kernels=fast,bs=512,bps=16,unroll=8,batch=2,fm=1,lb=3",
-                                     "kernels=fast,bs=64,bps=1,unroll=4,batch=0", "bal=0,fin=0,fm=0,ug=0,rx=0,cx=0,lb=0",
-                                     "kernels=fast,bs=512,bps=8,unroll=16,batch=2,bal=1,fin=1,fm=1,ug=1,cx=1"};
+    static const char *variants[] = {"kernels=fast,bps=8,batch=2,rsteps=4,bal=1,fin=1,fm=1,ug=1,rx=1,cx=1,rw=1,rwr=2,auto=1",
+                                     "kernels=fast,bs=256,bps=8,unroll=4,fm=0,rwr=4", "kernels=legacy,bs=256,bps=8,unroll=4",
+                                     "kernels=fast,bs=128,bps=2,unroll=2,batch=1,rsteps=1,cx=1,lb=-1,rwr=2", "kernels=fast,bs=512,bps=16,unroll=8,batch=2,fm=1,lb=3,rx=2",
+                                     "kernels=fast,bs=64,bps=1,unroll=4,batch=0", "bal=0,fin=0,fm=0,ug=0,rx=0,cx=0,lb=0,rw=0",
+                                     "kernels=fast,bs=512,bps=8,unroll=16,batch=2,bal=1,fin=1,fm=1,ug=1,cx=1,rw=1,rwr=4"};
     const int nvar = 8, ntypes = quick ? 4 : 7;
     size_t nfallback = 0, ncase = 0;
     for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
