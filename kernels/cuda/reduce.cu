@@ -507,6 +507,14 @@ __device__ __forceinline__ bool span_ok(unsigned mx, unsigned mn, unsigned n)
     const int emax = (int)(mx >> 23), emin = max((int)((mn + 1u) >> 23), 1);
     return mx < 0x7f800000u && emax - emin + (32 - __clz((int)(n - 1u))) <= 29;
 }
+/* Folds two floats into the largest absolute bit pattern mx and the smallest non-zero one less 1, mn */
+__device__ __forceinline__ void span2(unsigned &mx, unsigned &mn, float a, float b)
+{
+    const unsigned u0 = __float_as_uint(a) & 0x7fffffffu, u1 = __float_as_uint(b) & 0x7fffffffu;
+    mx = __vimax3_u32(mx, u0, u1);
+    mn = __viaddmin_u32(u0, ~0u, mn);   /* min(u - 1): a zero wraps to the top and is ignored */
+    mn = __viaddmin_u32(u1, ~0u, mn);
+}
 template <int N>
 __device__ __forceinline__ double sumNf_raw(const float (&x)[N], unsigned &mx, unsigned &mn)
 {
@@ -519,12 +527,7 @@ __device__ __forceinline__ double sumNf_raw(const float (&x)[N], unsigned &mx, u
     constexpr int CH = N >= 8 ? 4 : 2;
     double t[CH];
 #pragma unroll
-    for (int i = 0; i < N; i += 2) {
-        const unsigned u0 = __float_as_uint(x[i]) & 0x7fffffffu, u1 = __float_as_uint(x[i + 1]) & 0x7fffffffu;
-        mx = __vimax3_u32(mx, u0, u1);
-        mn = __viaddmin_u32(u0, ~0u, mn);   /* min(u - 1): a zero wraps to the top and is ignored */
-        mn = __viaddmin_u32(u1, ~0u, mn);
-    }
+    for (int i = 0; i < N; i += 2) span2(mx, mn, x[i], x[i + 1]);
 #pragma unroll
     for (int i = 0; i < CH; i++) t[i] = (double)x[i];
 #pragma unroll
@@ -1026,13 +1029,8 @@ __device__ __forceinline__ void row_exp(const A16<float> *p, unsigned cnt, unsig
         for (int u = 0; u < 4; u++) v[u] = ld16(p + st * u);
 #pragma unroll
         for (int u = 0; u < 4; u++) {
-#pragma unroll
-            for (int i = 0; i < 4; i += 2) {
-                const unsigned u0 = __float_as_uint(v[u].v[i]) & 0x7fffffffu, u1 = __float_as_uint(v[u].v[i + 1]) & 0x7fffffffu;
-                mx = __vimax3_u32(mx, u0, u1);
-                mn = __viaddmin_u32(u0, ~0u, mn);
-                mn = __viaddmin_u32(u1, ~0u, mn);
-            }
+            span2(mx, mn, v[u].v[0], v[u].v[1]);
+            span2(mx, mn, v[u].v[2], v[u].v[3]);
             fadd_vec<float>(a0, a1, bad, v[u], 0);
         }
     }
