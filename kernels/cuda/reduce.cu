@@ -2483,9 +2483,9 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
 
 /* Short f32 row sums of whole 512-byte units (k_sum_rows_w, tuning rw, rwr): rows of 4..60 units
  * (a multiple of 4), starting 16-byte aligned, plain sums (no squares) in runs (batch=2). 8 loads in
- * flight (autoshape; else unroll), 2 rows a batch (rwr): 2^20 x 512 0.945-0.947 -> 0.955-0.956x
- * CUB on one H100 board, 0.958-0.962 -> 0.963-0.964 on another (bench/NOTES.md, twenty-seventh
- * session). Returns false: not such a shape, nothing launched. */
+ * flight (autoshape; else unroll), 2 rows a batch (rwr): 2^20 x 512 0.944-0.947 -> 0.955-0.958x
+ * CUB on one H100 board, 0.958-0.962 -> 0.963-0.964 on another, wide data 0.436 -> 0.477
+ * (bench/NOTES.md, twenty-seventh session). Returns false: not such a shape, nothing launched. */
 static bool fsum_rows_w(gp_cuda_reduce *c, const float *x, size_t rows, size_t cols, int sq, gp_xfmt f, double *out)
 {
     const size_t K = cols / 128;
