@@ -6,6 +6,8 @@
  *   cub_sum     cub::DeviceReduce::Sum over the whole matrix: the reference rate R
  *   plain_sum   a plain warp-shuffle float sum (16-byte loads, not reproducible): exactness' cost
  *   cub_rows    cub::DeviceSegmentedReduce::Sum, one segment per row
+ *   plain_rows  (shapes of >= 8192 rows of 4 or 8k 512-byte units) plain float row sums read as
+ *               k_sum_rows_w reads them: the ceiling of a row sum that need not be exact
  *   sum_all, sum_rows, sum_cols, min_all, max_all, max_rows, max_cols, argmax_all, argmax_rows,
  *   argmax_cols: gpipe's kernels exactly as `gpipe reduce --device cuda` runs them on a panel
  *               (gp_cuda_r*_dev: the device part of gp_cuda_rsum/rext/rarg; no host copy timed)
@@ -28,6 +30,7 @@
  * op and shape (results never depend on it; tests/gpu/test_cuda_reduce.c checks that).
  * usage: bench_reduce_gpu [--reps N] [--json FILE] [--tune] [--data uniform|wide] [--no-verify]
  *                         [--quick] [--shape I]   (I: only the I-th shape, 0..4, e.g. under ncu)
+ *                         [--cols C]  (the matrix as (n / C) x C instead, C a power of two)
  *                         [--ops sum_all,max_rows,...] [--variants 'SPEC;SPEC'] (tuning specs on top
  *                         of the default: the sums, or every op of --ops, in the same run)
  *                         (exit 0 ok, 1 verification failed, 2 error) */
@@ -97,6 +100,47 @@ __global__ void k_plain_sum(const float4 *__restrict__ x, size_t nv, float *out)
     for (int u = 0; u < U; u++) s += a[u];
     for (int off = 16; off > 0; off >>= 1) s += __shfl_down_sync(0xffffffffu, s, off);
     if ((threadIdx.x & 31) == 0) atomicAdd(out, s);
+}
+
+/* plain float row sums of rows of K 512-byte units (cols = 128 K) with k_sum_rows_w's geometry:
+ * a warp takes 2 consecutive rows and each load instruction 512 contiguous bytes of one row, 8
+ * in flight per lane (KT = 4: both rows' 8 units at once; KT = 0: any K % 8 == 0, a row at a
+ * time), float accumulators, an xor-shuffle tree per row, one double per row out (the bytes gpipe
+ * writes). Not reproducible: the ceiling of a row sum that need not be exact. */
+template <int KT>
+__global__ void __launch_bounds__(512, 2) k_plain_rows(const float4 *__restrict__ x, size_t rows, unsigned K, double *out)
+{
+    constexpr int RW = 2, U = 8;
+    const unsigned lane = threadIdx.x & 31;
+    const size_t nb = (rows + RW - 1) / RW;
+    const size_t nw = ((size_t)gridDim.x * blockDim.x) >> 5;
+    for (size_t b = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5; b < nb; b += nw) {
+        const size_t r0 = b * RW;
+        const int nr = rows - r0 < (size_t)RW ? (int)(rows - r0) : RW;
+        const float4 *p = x + r0 * K * 32 + lane;
+        float acc[RW] = {0.f, 0.f};
+        if (KT > 0 && nr == RW) {
+            float4 v[RW * KT > 0 ? RW * KT : 1];
+#pragma unroll
+            for (int u = 0; u < RW * KT; u++) v[u] = __ldg(p + (size_t)u * 32);
+#pragma unroll
+            for (int u = 0; u < RW * KT; u++) acc[KT ? u / KT : 0] += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+        } else {
+            constexpr int UC = KT > 0 ? KT : U;   /* loads a chunk; K % UC == 0 */
+            for (int r = 0; r < nr; r++)
+                for (unsigned u0 = 0; u0 < K; u0 += UC) {
+                    float4 v[UC];
+#pragma unroll
+                    for (int u = 0; u < UC; u++) v[u] = __ldg(p + ((size_t)r * K + u0 + u) * 32);
+#pragma unroll
+                    for (int u = 0; u < UC; u++) acc[r] += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+                }
+        }
+#pragma unroll
+        for (int r = 0; r < RW; r++)
+            for (int off = 16; off > 0; off >>= 1) acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
+        if (lane < (unsigned)nr) out[r0 + lane] = lane ? acc[1] : acc[0];
+    }
 }
 
 struct RowOffset {
@@ -390,6 +434,7 @@ int main(int argc, char **argv)
     const double t_start = seconds();
     const char *json = NULL, *data = "uniform";
     int tune = 0, verify = 1, quick = 0, only = -1;
+    size_t xcols = 0;   /* --cols C: the matrix as (n / C) x C, alone */
     const char *ops = NULL, *variants = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc) c.reps = atoi(argv[++i]);
@@ -399,11 +444,12 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--no-verify")) verify = 0;
         else if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--shape") && i + 1 < argc) only = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cols") && i + 1 < argc) xcols = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--ops") && i + 1 < argc) ops = argv[++i];
         else if (!strcmp(argv[i], "--variants") && i + 1 < argc) variants = argv[++i];
         else {
             fprintf(stderr, "usage: bench_reduce_gpu [--reps N] [--json FILE] [--tune] [--data uniform|wide] "
-                    "[--no-verify] [--quick] [--shape 0..4] [--ops sum_all,sum_rows,...] [--variants 'SPEC;SPEC']\n");
+                    "[--no-verify] [--quick] [--shape 0..4 | --cols C] [--ops sum_all,sum_rows,...] [--variants 'SPEC;SPEC']\n");
             return 2;
         }
     }
@@ -438,17 +484,29 @@ int main(int argc, char **argv)
                 prop.name, data, c.bytes >> 20, c.reps, deftune);
 
     const int sh = quick ? 25 : 27;   /* log2 of the element count / 4 */
-    struct Shape { size_t r, c, vr, vc; } shapes[] = {
+    struct Shape { size_t r, c, vr, vc; } shapes[6] = {
         {(size_t)1 << (sh - 13), (size_t)1 << 15, 0, 0},
         {512, (size_t)1 << (sh - 7), 16, (size_t)1 << 20},
         {(size_t)1 << (sh - 7), 512, (size_t)1 << 15, 512},
         {(size_t)1 << sh, 4, (size_t)1 << 22, 4},
         {4, (size_t)1 << sh, 4, (size_t)1 << 22},
     };
+    size_t nshapes = 5;
+    if (xcols) {   /* a sixth shape, run alone; verified on a 2^24-element matrix of its width */
+        if (xcols & (xcols - 1) || xcols > c.n) {
+            fprintf(stderr, "bench_reduce_gpu: --cols %zu: want a power of two <= %zu\n", xcols, c.n);
+            return 2;
+        }
+        const size_t vc = std::min(xcols, (size_t)1 << 24);
+        shapes[5] = Shape{c.n / xcols, xcols, ((size_t)1 << 24) / vc, vc};
+        nshapes = 6;
+        only = 5;
+    }
     /* CUB temporary storage for the largest use */
     size_t tb = 0, t2 = 0;
     CK(cub::DeviceReduce::Sum(nullptr, tb, c.x, c.fout, (long long)c.n, c.s));
-    for (auto &s : shapes) {
+    for (size_t si = 0; si < nshapes; si++) {
+        const Shape &s = shapes[si];
         auto off = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0), RowOffset{(long long)s.c});
         CK(cub::DeviceSegmentedReduce::Sum(nullptr, t2, c.x, c.fout, (long long)s.r, off, off + 1, c.s));
         tb = std::max(tb, t2);
@@ -459,9 +517,9 @@ int main(int argc, char **argv)
     printf("\n%-18s %-13s %9s %9s %7s %7s %9s  %s\n", "op", "shape", "GB/s", "r+w GB/s", "x CUB", "x copy", "ms", "note");
     int bad = 0;
     std::vector<int64_t> sum0;   /* the whole sum, the same for every shape */
-    double best_tune[5][3] = {{0}};
-    char best_cfg[5][3][96] = {{{0}}};
-    for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+    double best_tune[6][3] = {{0}};
+    char best_cfg[6][3][96] = {{{0}}};
+    for (size_t si = 0; si < nshapes; si++) {
         const size_t R = shapes[si].r, C = shapes[si].c;
         if (only >= 0 && (int)si != only) continue;
         if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err)) die(c, "tune");
@@ -505,6 +563,33 @@ int main(int argc, char **argv)
             }
             have[o] = note[0] != 0;
             if (have[o]) defres[o] = std::move(g);
+        }
+        /* the plain float row sum of short rows as k_sum_rows_w reads them: the rows' ceiling
+         * without exactness (K = 4 units as one batch of 8 loads, or K % 8 == 0; enough rows for
+         * every warp) */
+        const unsigned K = (unsigned)(C / 128);
+        if (C % 128 == 0 && R >= 8192 && (K == 4 || K % 8 == 0)) {
+            double *prow = nullptr;
+            CK(cudaMalloc(&prow, R * sizeof(double)));
+            const float4 *xv = reinterpret_cast<const float4 *>(c.x);
+            double ms = time_ms(c, [&] {
+                if (K == 4) k_plain_rows<4><<<c.sms * 2, 512, 0, c.s>>>(xv, R, K, prow);
+                else k_plain_rows<0><<<c.sms * 2, 512, 0, c.s>>>(xv, R, K, prow);
+            });
+            char note[128] = "float, not reproducible, k_sum_rows_w's loads";
+            if (have[SUM_ROWS]) {   /* a sanity check against the exact sums: float rounding only */
+                std::vector<double> h(R);
+                CK(cudaMemcpy(h.data(), prow, R * sizeof(double), cudaMemcpyDeviceToHost));
+                double worst = 0;
+                for (size_t r = 0; r < R; r++) worst = std::max(worst, fabs(h[r] - defres[SUM_ROWS].rowval[r]));
+                if (!(worst <= C * 0x1p-20)) {
+                    printf("VERIFY FAIL plain_rows %zux%zu: off the exact row sums by %g\n", R, C, worst);
+                    bad = 1;
+                }
+                snprintf(note, sizeof note, "float, not reproducible, k_sum_rows_w's loads; max error %.2g", worst);
+            }
+            record(c, "plain_rows", R, C, ms, 8.0 * R, cub_gbps, copy_gbps, note);
+            CK(cudaFree(prow));
         }
         if (sum_all_ms > 0)
             printf("%-18s %-13s exact whole sum / plain float sum: time x%.3f (%.0f vs %.0f GB/s)\n", "cost", "",
@@ -666,7 +751,7 @@ int main(int argc, char **argv)
     if (verify) {
         std::vector<float> hx(c.n);
         CK(cudaMemcpy(hx.data(), c.x, c.bytes, cudaMemcpyDeviceToHost));
-        for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
+        for (size_t si = 0; si < nshapes; si++) {
             size_t R = shapes[si].vr ? shapes[si].vr : shapes[si].r, C = shapes[si].vr ? shapes[si].vc : shapes[si].c;
             if (quick && !shapes[si].vr) { R = shapes[si].r / 4; C = shapes[si].c; }
             const char *cfgs[] = {deftune, "kernels=legacy"};
