@@ -779,18 +779,24 @@ int main(int argc, char **argv)
         if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err)) die(c, "tune");
     }
 
-    /* ---- the issue's targets ---- */
-    printf("\ntargets (ratios to cub_sum of the same shape):\n");
-    double worst_all = 1e9, worst_rows = 1e9, worst_cols = 1e9;
-    for (auto &r : g_rows) {
-        if (r.op == "sum_all") worst_all = std::min(worst_all, r.vs_cub);
-        if (r.op == "sum_rows") worst_rows = std::min(worst_rows, r.vs_cub);
-        if (r.op == "sum_cols") worst_cols = std::min(worst_cols, r.vs_cub);
+    /* ---- the issue's targets, over the issue's shapes that ran (not --cols) ---- */
+    printf("\ntargets (ratios to cub_sum of the same shape; the issue's shapes run here):\n");
+    const char *tname[3] = {"sum_all", "sum_rows", "sum_cols"};
+    const char *tline[3] = {"whole sum >= 1.00x CUB DeviceReduce::Sum", "row sums  >= 0.95x", "col sums  >= 0.95x"};
+    const double tgoal[3] = {1.0, 0.95, 0.95};
+    for (int k = 0; k < 3; k++) {
+        double worst = 1e9;
+        int nrun = 0;
+        for (auto &r : g_rows) {
+            bool issue_shape = false;
+            for (size_t si = 0; si < 5; si++)
+                issue_shape |= r.shape == std::to_string(shapes[si].r) + "x" + std::to_string(shapes[si].c);
+            if (r.op == tname[k] && issue_shape) { worst = std::min(worst, r.vs_cub); nrun++; }
+        }
+        if (!nrun) printf("  %s: not run\n", tline[k]);
+        else printf("  %s on %d shape%s: worst %.4f  %s\n", tline[k], nrun, nrun > 1 ? "s" : "", worst,
+                    worst >= tgoal[k] ? "met" : "missed");
     }
-    printf("  whole sum >= 1.00x CUB DeviceReduce::Sum on every shape: worst %.3f  %s\n", worst_all,
-           worst_all >= 1.0 ? "met" : "missed");
-    printf("  row sums  >= 0.95x on every shape: worst %.3f  %s\n", worst_rows, worst_rows >= 0.95 ? "met" : "missed");
-    printf("  col sums  >= 0.95x on every shape: worst %.3f  %s\n", worst_cols, worst_cols >= 0.95 ? "met" : "missed");
     for (auto &r : g_rows)
         if ((r.op == "sum_rows" || r.op == "sum_cols") && r.vs_cub < 0.95)
             printf("    %s %s: x%.3f (%.0f GB/s read, %.0f GB/s read + written)\n", r.op.c_str(), r.shape.c_str(),

@@ -1967,7 +1967,8 @@ struct Tune {
     int lb;        /* f32 k_sum_all at U = 8: 0 __launch_bounds__(512) (ptxas keeps it at 64 registers), 3 256-thread
                     * blocks, 3 per SM (78-80 registers); -1 (default) 3 for columns as whole sums, else 0 */
     int rw;        /* f32 row sums of short rows of whole 512-byte units: 1 (default) a warp per batch of rwr rows
-                    * with contiguous loads (k_sum_rows_w); 0 the row kernel */
+                    * with contiguous loads (k_sum_rows_w) for rows of 4 or 8 units; 2 the same for 4..60 units
+                    * (a multiple of 4); 0 the row kernel */
     int rwr;       /* rows per batch of k_sum_rows_w: 2 (default) or 4 */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
@@ -2078,12 +2079,12 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "rx") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.rx = n;
         else if (!strcmp(tok, "cx") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.cx = n;
         else if (!strcmp(tok, "lb") && (!strcmp(v, "-1") || !strcmp(v, "0") || !strcmp(v, "3"))) t.lb = n;
-        else if (!strcmp(tok, "rw") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.rw = n;
+        else if (!strcmp(tok, "rw") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.rw = n;
         else if (!strcmp(tok, "rwr") && (n == 2 || n == 4)) t.rwr = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1, rwr=2|4", tok, v);
+                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4", tok, v);
             return GP_EINVAL;
         }
     }
@@ -2481,16 +2482,19 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     return 0;
 }
 
-/* Short f32 row sums of whole 512-byte units (k_sum_rows_w, tuning rw, rwr): rows of 4..60 units
- * (a multiple of 4), starting 16-byte aligned, plain sums (no squares) in runs (batch=2). 8 loads in
- * flight (autoshape; else unroll), 2 rows a batch (rwr): 2^20 x 512 0.944-0.947 -> 0.955-0.958x
- * CUB on one H100 board, 0.958-0.962 -> 0.963-0.964 on another, wide data 0.436 -> 0.477
- * (bench/NOTES.md, twenty-seventh session). Returns false: not such a shape, nothing launched. */
+/* Short f32 row sums of whole 512-byte units (k_sum_rows_w, tuning rw, rwr): rows of 4 or 8 units
+ * (rw=2: 4..60, a multiple of 4), starting 16-byte aligned, plain sums (no squares) in runs
+ * (batch=2). 8 loads in flight (autoshape; else unroll), 2 rows a batch (rwr): 2^20 x 512
+ * 0.944-0.947 -> 0.955-0.958x CUB on one H100 board, 0.958-0.962 -> 0.963-0.964 on another, wide
+ * data 0.436 -> 0.477 (bench/NOTES.md, twenty-seventh session); 2^19 x 1024 0.971 -> 0.974. Longer
+ * rows lose to the row kernel (a step of U units of one row, a rolled loop per row): 2^18 x 2048
+ * 0.979 -> 0.969, 2^17 x 4096 0.984 -> 0.936 (H100, twenty-eighth session), so only rw=2 takes them.
+ * Returns false: not such a shape, nothing launched. */
 static bool fsum_rows_w(gp_cuda_reduce *c, const float *x, size_t rows, size_t cols, int sq, gp_xfmt f, double *out)
 {
     const size_t K = cols / 128;
     if (!c->tune.rw || sq || c->tune.batch != 2 || !rows || ((uintptr_t)x & 15) || cols % 128 || K < 4 || K % 4 ||
-        K > 60)
+        K > (c->tune.rw == 2 ? 60u : 8u))
         return false;
     const int bs = c->tune.bs, w = f.nl + GP_XSPECIAL, RW = c->tune.rwr, U = c->tune.autoshape ? 8 : c->tune.unroll;
     void (*kern)(const fast::A16<float> *, size_t, unsigned, double *, ull *, unsigned *);
