@@ -6,7 +6,7 @@
  *   cub_sum     cub::DeviceReduce::Sum over the whole matrix: the reference rate R
  *   plain_sum   a plain warp-shuffle float sum (16-byte loads, not reproducible): exactness' cost
  *   cub_rows    cub::DeviceSegmentedReduce::Sum, one segment per row
- *   plain_rows  (shapes of >= 8192 rows of 4 or 8k 512-byte units) plain float row sums read as
+ *   plain_rows  (>= 8192 rows of 4, or a multiple of 8, 512-byte units) plain float row sums read as
  *               k_sum_rows_w reads them: the ceiling of a row sum that need not be exact
  *   sum_all, sum_rows, sum_cols, min_all, max_all, max_rows, max_cols, argmax_all, argmax_rows,
  *   argmax_cols: gpipe's kernels exactly as `gpipe reduce --device cuda` runs them on a panel
