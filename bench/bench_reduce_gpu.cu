@@ -8,6 +8,7 @@
  *   cub_rows    cub::DeviceSegmentedReduce::Sum, one segment per row
  *   plain_rows  (>= 8192 rows of 4, or a multiple of 8, 512-byte units) plain float row sums read as
  *               k_sum_rows_w reads them: the ceiling of a row sum that need not be exact
+ *   plain_rows_pf (4 units) the same with the next batch's loads issued before this batch's merge
  *   sum_all, sum_rows, sum_cols, min_all, max_all, max_rows, max_cols, argmax_all, argmax_rows,
  *   argmax_cols: gpipe's kernels exactly as `gpipe reduce --device cuda` runs them on a panel
  *               (gp_cuda_r*_dev: the device part of gp_cuda_rsum/rext/rarg; no host copy timed)
@@ -140,6 +141,50 @@ __global__ void __launch_bounds__(512, 2) k_plain_rows(const float4 *__restrict_
         for (int r = 0; r < RW; r++)
             for (int off = 16; off > 0; off >>= 1) acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
         if (lane < (unsigned)nr) out[r0 + lane] = lane ? acc[1] : acc[0];
+    }
+}
+
+/* k_plain_rows<4> with the next batch's 8 loads issued before this batch's adds, shuffles and
+ * store (software pipelining: a warp's loads no longer wait for its per-row merge). 64 registers
+ * of data a lane, so 256-thread blocks, 3 per SM (85 registers). The last, partial batch (one
+ * row) is summed without prefetch. */
+__global__ void __launch_bounds__(256, 3) k_plain_rows_pf(const float4 *__restrict__ x, size_t rows, double *out)
+{
+    constexpr int RW = 2, NV = 8;   /* 2 rows of 4 units */
+    const unsigned lane = threadIdx.x & 31;
+    const size_t nfull = rows / RW, nw = ((size_t)gridDim.x * blockDim.x) >> 5;
+    size_t b = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
+    float4 v[NV];
+    if (b < nfull) {
+#pragma unroll
+        for (int u = 0; u < NV; u++) v[u] = __ldg(x + b * RW * 128 + lane + (size_t)u * 32);
+    }
+    for (; b < nfull; b += nw) {
+        const size_t bn = b + nw;
+        float4 w[NV];
+        if (bn < nfull) {
+#pragma unroll
+            for (int u = 0; u < NV; u++) w[u] = __ldg(x + bn * RW * 128 + lane + (size_t)u * 32);
+        }
+        float acc[RW] = {0.f, 0.f};
+#pragma unroll
+        for (int u = 0; u < NV; u++) acc[u / 4] += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+#pragma unroll
+        for (int r = 0; r < RW; r++)
+            for (int off = 16; off > 0; off >>= 1) acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
+        if (lane < RW) out[b * RW + lane] = lane ? acc[1] : acc[0];
+#pragma unroll
+        for (int u = 0; u < NV; u++) v[u] = w[u];
+    }
+    if (rows % RW && ((blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5) == 0) {   /* the last row */
+        const size_t r = rows - 1;
+        float a = 0.f;
+        for (int u = 0; u < 4; u++) {
+            const float4 t = __ldg(x + r * 128 + lane + (size_t)u * 32);
+            a += (t.x + t.y) + (t.z + t.w);
+        }
+        for (int off = 16; off > 0; off >>= 1) a += __shfl_xor_sync(0xffffffffu, a, off);
+        if (lane == 0) out[r] = a;
     }
 }
 
@@ -589,6 +634,26 @@ int main(int argc, char **argv)
                 snprintf(note, sizeof note, "float, not reproducible, k_sum_rows_w's loads; max error %.2g", worst);
             }
             record(c, "plain_rows", R, C, ms, 8.0 * R, cub_gbps, copy_gbps, note);
+            if (K == 4) {   /* the same with the next batch's loads before this batch's merge */
+                CK(cudaMemset(prow, 0xff, R * sizeof(double)));   /* poisoned: an unwritten row shows */
+                ms = time_ms(c, [&] { k_plain_rows_pf<<<c.sms * 3, 256, 0, c.s>>>(xv, R, prow); });
+                snprintf(note, sizeof note, "the same, next batch's loads before the merge");
+                if (have[SUM_ROWS]) {
+                    std::vector<double> h(R);
+                    CK(cudaMemcpy(h.data(), prow, R * sizeof(double), cudaMemcpyDeviceToHost));
+                    double worst = 0;
+                    for (size_t r = 0; r < R; r++) {
+                        const double e = fabs(h[r] - defres[SUM_ROWS].rowval[r]);
+                        worst = e == e ? std::max(worst, e) : INFINITY;   /* NaN: a row not written */
+                    }
+                    if (!(worst <= C * 0x1p-20)) {
+                        printf("VERIFY FAIL plain_rows_pf %zux%zu: off the exact row sums by %g\n", R, C, worst);
+                        bad = 1;
+                    }
+                    snprintf(note, sizeof note, "the same, next batch's loads before the merge; max error %.2g", worst);
+                }
+                record(c, "plain_rows_pf", R, C, ms, 8.0 * R, cub_gbps, copy_gbps, note);
+            }
             CK(cudaFree(prow));
         }
         if (sum_all_ms > 0)
