@@ -617,43 +617,36 @@ int main(int argc, char **argv)
             double *prow = nullptr;
             CK(cudaMalloc(&prow, R * sizeof(double)));
             const float4 *xv = reinterpret_cast<const float4 *>(c.x);
-            double ms = time_ms(c, [&] {
-                if (K == 4) k_plain_rows<4><<<c.sms * 2, 512, 0, c.s>>>(xv, R, K, prow);
-                else k_plain_rows<0><<<c.sms * 2, 512, 0, c.s>>>(xv, R, K, prow);
-            });
-            char note[128] = "float, not reproducible, k_sum_rows_w's loads";
-            if (have[SUM_ROWS]) {   /* a sanity check against the exact sums: float rounding only */
-                std::vector<double> h(R);
-                CK(cudaMemcpy(h.data(), prow, R * sizeof(double), cudaMemcpyDeviceToHost));
-                double worst = 0;
-                for (size_t r = 0; r < R; r++) worst = std::max(worst, fabs(h[r] - defres[SUM_ROWS].rowval[r]));
-                if (!(worst <= C * 0x1p-20)) {
-                    printf("VERIFY FAIL plain_rows %zux%zu: off the exact row sums by %g\n", R, C, worst);
-                    bad = 1;
-                }
-                snprintf(note, sizeof note, "float, not reproducible, k_sum_rows_w's loads; max error %.2g", worst);
-            }
-            record(c, "plain_rows", R, C, ms, 8.0 * R, cub_gbps, copy_gbps, note);
-            if (K == 4) {   /* the same with the next batch's loads before this batch's merge */
-                CK(cudaMemset(prow, 0xff, R * sizeof(double)));   /* poisoned: an unwritten row shows */
-                ms = time_ms(c, [&] { k_plain_rows_pf<<<c.sms * 3, 256, 0, c.s>>>(xv, R, prow); });
-                snprintf(note, sizeof note, "the same, next batch's loads before the merge");
+            /* times one probe into prow (poisoned first: an unwritten row shows as NaN) and, where
+             * the exact row sums were fetched, checks it against them: float rounding only */
+            auto probe = [&](const char *name, const char *what, auto launch) {
+                CK(cudaMemset(prow, 0xff, R * sizeof(double)));
+                double ms = time_ms(c, launch);
+                char note[128];
+                snprintf(note, sizeof note, "%s", what);
                 if (have[SUM_ROWS]) {
                     std::vector<double> h(R);
                     CK(cudaMemcpy(h.data(), prow, R * sizeof(double), cudaMemcpyDeviceToHost));
                     double worst = 0;
                     for (size_t r = 0; r < R; r++) {
                         const double e = fabs(h[r] - defres[SUM_ROWS].rowval[r]);
-                        worst = e == e ? std::max(worst, e) : INFINITY;   /* NaN: a row not written */
+                        worst = e == e ? std::max(worst, e) : INFINITY;
                     }
                     if (!(worst <= C * 0x1p-20)) {
-                        printf("VERIFY FAIL plain_rows_pf %zux%zu: off the exact row sums by %g\n", R, C, worst);
+                        printf("VERIFY FAIL %s %zux%zu: off the exact row sums by %g\n", name, R, C, worst);
                         bad = 1;
                     }
-                    snprintf(note, sizeof note, "the same, next batch's loads before the merge; max error %.2g", worst);
+                    snprintf(note, sizeof note, "%s; max error %.2g", what, worst);
                 }
-                record(c, "plain_rows_pf", R, C, ms, 8.0 * R, cub_gbps, copy_gbps, note);
-            }
+                record(c, name, R, C, ms, 8.0 * R, cub_gbps, copy_gbps, note);
+            };
+            probe("plain_rows", "float, not reproducible, k_sum_rows_w's loads", [&] {
+                if (K == 4) k_plain_rows<4><<<c.sms * 2, 512, 0, c.s>>>(xv, R, K, prow);
+                else k_plain_rows<0><<<c.sms * 2, 512, 0, c.s>>>(xv, R, K, prow);
+            });
+            if (K == 4)
+                probe("plain_rows_pf", "the same, next batch's loads before the merge",
+                      [&] { k_plain_rows_pf<<<c.sms * 3, 256, 0, c.s>>>(xv, R, prow); });
             CK(cudaFree(prow));
         }
         if (sum_all_ms > 0)
