@@ -1061,11 +1061,14 @@ __device__ __forceinline__ void row_exp_put(int L, int gl, bool mine, double a0,
  * wide exponents: every row fails, and the plain sums would be wasted work). Warps grid-stride over
  * batches (a contiguous share of batches per warp measured 0.80 against 0.95x CUB: neighbouring
  * warps must read neighbouring memory). */
-template <int U, int KT, int RW>
-__global__ void __launch_bounds__(512) k_sum_rows_w(const A16<float> *__restrict__ xv, size_t rows, unsigned K,
-                                                    double *out, ull *cnt, unsigned *exc)
+template <int U, int KT, int RW, int PF = 0>
+__global__ void __launch_bounds__(PF ? 256 : 512, PF ? PF : 1) k_sum_rows_w(const A16<float> *__restrict__ xv, size_t rows,
+                                                                       unsigned K, double *out, ull *cnt, unsigned *exc)
 {
     static_assert(KT ? U % KT == 0 && U / KT <= RW : true, "k_sum_rows_w: whole rows per step");
+    static_assert(!PF || (KT > 0 && U == RW * KT), "k_sum_rows_w: prefetch needs a batch in one step");
+    A16<float> pv[PF ? U : 1];   /* PF: batch pb's loads, issued during the previous batch */
+    size_t pb = ~(size_t)0;
     const int lane = threadIdx.x & 31;
     const size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
     const size_t nwarps = ((size_t)gridDim.x * blockDim.x) >> 5, nvr = (size_t)K * 32, batches = (rows + RW - 1) / RW;
@@ -1099,13 +1102,25 @@ __global__ void __launch_bounds__(512) k_sum_rows_w(const A16<float> *__restrict
 #pragma unroll
             for (int st = 0; st < RW * KT / U; st++) {
                 A16<float> v[U];
-                if (nr == RW) {   /* every batch but the last: unconditional loads, issued together */
+                if (PF && pb == b) {   /* loaded during the last batch */
+#pragma unroll
+                    for (int u = 0; u < U; u++) v[u] = pv[PF ? u : 0];
+                } else if (nr == RW) {   /* every batch but the last: unconditional loads, issued together */
 #pragma unroll
                     for (int u = 0; u < U; u++) v[u] = ld16(q + 32 * (st * U + u));
                 } else {   /* (a predicated load each: ptxas spread them among the adds, 0.93 against 0.95) */
 #pragma unroll
                     for (int u = 0; u < U; u++)
                         v[u] = (st * U + u) / KT < nr ? ld16(q + 32 * (st * U + u)) : zero16<float>();
+                }
+                if constexpr (PF > 0) {   /* the warp's next batch, if whole, before this one's adds and merge */
+                    const size_t bn = b + nwarps;
+                    if (bn < batches && (bn + 1) * RW <= rows) {
+                        const A16<float> *qn = xv + bn * RW * nvr + lane;
+#pragma unroll
+                        for (int u = 0; u < U; u++) pv[u] = ld16(qn + 32 * u);
+                        pb = bn;
+                    }
                 }
 #pragma unroll
                 for (int g = 0; g < U / KT; g++) {
@@ -1970,6 +1985,8 @@ struct Tune {
                     * with contiguous loads (k_sum_rows_w) for rows of 4 or 8 units; 2 the same for 4..60 units
                     * (a multiple of 4); 0 the row kernel */
     int rwr;       /* rows per batch of k_sum_rows_w: 2 (default) or 4 */
+    int rwp;       /* k_sum_rows_w on rows of 4 units, 2 a batch, 8 loads: 2 or 3 the next batch's loads issued before
+                    * this batch's adds and merge, 256-thread blocks, that many per SM; 0 (default) not */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -2048,10 +2065,11 @@ static int grow(void **p, size_t *cap, size_t need, int pinned, char *err, size_
 static void tune_desc(gp_cuda_reduce *c)
 {
     snprintf(c->tdesc, sizeof c->tdesc,
-             "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,rx=%d,cx=%d,lb=%d,rw=%d,rwr=%d",
+             "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,rx=%d,cx=%d,lb=%d,rw=%d,rwr=%d,"
+             "rwp=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
              c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug, c->tune.rx, c->tune.cx, c->tune.lb,
-             c->tune.rw, c->tune.rwr);
+             c->tune.rw, c->tune.rwr, c->tune.rwp);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -2081,10 +2099,11 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "lb") && (!strcmp(v, "-1") || !strcmp(v, "0") || !strcmp(v, "3"))) t.lb = n;
         else if (!strcmp(tok, "rw") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.rw = n;
         else if (!strcmp(tok, "rwr") && (n == 2 || n == 4)) t.rwr = n;
+        else if (!strcmp(tok, "rwp") && (!strcmp(v, "0") || !strcmp(v, "2") || !strcmp(v, "3"))) t.rwp = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4", tok, v);
+                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2|3", tok, v);
             return GP_EINVAL;
         }
     }
@@ -2108,7 +2127,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 0};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -2498,14 +2517,17 @@ static bool fsum_rows_w(gp_cuda_reduce *c, const float *x, size_t rows, size_t c
         return false;
     const int bs = c->tune.bs, w = f.nl + GP_XSPECIAL, RW = c->tune.rwr, U = c->tune.autoshape ? 8 : c->tune.unroll;
     void (*kern)(const fast::A16<float> *, size_t, unsigned, double *, ull *, unsigned *);
-    int rk = RW;   /* the kernel's rows a batch */
-    if (K == 4 && U >= 16 && RW >= 4) { kern = fast::k_sum_rows_w<16, 4, 4>; rk = 4; }
+    int rk = RW, kbs = bs;   /* the kernel's rows a batch, block size */
+    if (K == 4 && U == 8 && RW == 2 && c->tune.rwp) {
+        kern = c->tune.rwp == 2 ? fast::k_sum_rows_w<8, 4, 2, 2> : fast::k_sum_rows_w<8, 4, 2, 3>;
+        kbs = 256;
+    } else if (K == 4 && U >= 16 && RW >= 4) { kern = fast::k_sum_rows_w<16, 4, 4>; rk = 4; }
     else if (K == 4 && U >= 8) { kern = RW == 2 ? fast::k_sum_rows_w<8, 4, 2> : fast::k_sum_rows_w<8, 4, 4>; rk = RW == 2 ? 2 : 4; }
     else if (U >= 8 && K % 8 == 0) kern = RW == 2 ? fast::k_sum_rows_w<8, 0, 2> : fast::k_sum_rows_w<8, 0, 4>;
     else kern = RW == 2 ? fast::k_sum_rows_w<4, 0, 2> : fast::k_sum_rows_w<4, 0, 4>;
-    const size_t per = (size_t)bs / 32, batches = (rows + rk - 1) / rk;
-    const unsigned g = grid_for(c, kern, bs, 0, (batches + per - 1) / per);
-    GP_LAUNCH(g, bs, 0, c->stream, kern)(reinterpret_cast<const fast::A16<float> *>(x), rows, (unsigned)K, out, c->d_cnt,
+    const size_t per = (size_t)kbs / 32, batches = (rows + rk - 1) / rk;
+    const unsigned g = grid_for(c, kern, kbs, 0, (batches + per - 1) / per);
+    GP_LAUNCH(g, kbs, 0, c->stream, kern)(reinterpret_cast<const fast::A16<float> *>(x), rows, (unsigned)K, out, c->d_cnt,
                                           c->d_exc);
     GP_LAUNCH((unsigned)c->sms, 256, 8 * w * sizeof(ull), c->stream, fast::k_rows_exact<float>)(x, cols, sq, f, c->d_cnt,
                                                                                           c->d_exc, out);
