@@ -1985,8 +1985,9 @@ struct Tune {
                     * with contiguous loads (k_sum_rows_w) for rows of 4 or 8 units; 2 the same for 4..60 units
                     * (a multiple of 4); 0 the row kernel */
     int rwr;       /* rows per batch of k_sum_rows_w: 2 (default) or 4 */
-    int rwp;       /* k_sum_rows_w on rows of 4 units, 2 a batch, 8 loads: 2 or 3 the next batch's loads issued before
-                    * this batch's adds and merge, 256-thread blocks, that many per SM; 0 (default) not */
+    int rwp;       /* k_sum_rows_w on rows of 4 units, 2 a batch, 8 loads: 2 (default) or 3 the next batch's loads
+                    * issued before this batch's adds and merge, 256-thread blocks, that many per SM (3 spills);
+                    * 0 not */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -2127,7 +2128,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 0};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 2};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -2508,7 +2509,10 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
  * data 0.436 -> 0.477 (bench/NOTES.md, twenty-seventh session); 2^19 x 1024 0.971 -> 0.974. Longer
  * rows lose to the row kernel (a step of U units of one row, a rolled loop per row): 2^18 x 2048
  * 0.979 -> 0.969, 2^17 x 4096 0.984 -> 0.936 (H100, twenty-eighth session), so only rw=2 takes them.
- * Returns false: not such a shape, nothing launched. */
+ * Rows of 4 units with 8 loads, 2 a batch, take the prefetching form (rwp=2: the next batch's loads
+ * before this batch's merge, 256-thread blocks): 2^20 x 512 0.950-0.952 -> 0.953-0.955, wide data
+ * 0.406 either way (H100, twenty-ninth session; predicted above 0.98: the plain probe gained only
+ * 0.962 -> 0.965 the same way). Returns false: not such a shape, nothing launched. */
 static bool fsum_rows_w(gp_cuda_reduce *c, const float *x, size_t rows, size_t cols, int sq, gp_xfmt f, double *out)
 {
     const size_t K = cols / 128;
