@@ -9,6 +9,8 @@
  *   plain_rows  (>= 8192 rows of 4, or a multiple of 8, 512-byte units) plain float row sums read as
  *               k_sum_rows_w reads them: the ceiling of a row sum that need not be exact
  *   plain_rows_pf (4 units) the same with the next batch's loads issued before this batch's merge
+ *   plain_rows_ns (4 units) plain_rows without the per-row stores: a warp adds its rows' sums and
+ *               stores one double at the end (timing only: is the row output what costs?)
  *   sum_all, sum_rows, sum_cols, min_all, max_all, max_rows, max_cols, argmax_all, argmax_rows,
  *   argmax_cols: gpipe's kernels exactly as `gpipe reduce --device cuda` runs them on a panel
  *               (gp_cuda_r*_dev: the device part of gp_cuda_rsum/rext/rarg; no host copy timed)
@@ -142,6 +144,34 @@ __global__ void __launch_bounds__(512, 2) k_plain_rows(const float4 *__restrict_
             for (int off = 16; off > 0; off >>= 1) acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
         if (lane < (unsigned)nr) out[r0 + lane] = lane ? acc[1] : acc[0];
     }
+}
+
+/* k_plain_rows<4> without the per-row output: each warp's rows summed in one register, one double
+ * per warp into out[warp] (the grid's warps <= rows), the per-row shuffles kept. Checked as a whole:
+ * the warps' doubles add up to the sum of the exact row sums within the float bound. */
+__global__ void __launch_bounds__(512, 2) k_plain_rows_ns(const float4 *__restrict__ x, size_t rows, double *out)
+{
+    constexpr int RW = 2, NV = 8;
+    const unsigned lane = threadIdx.x & 31;
+    const size_t nb = (rows + RW - 1) / RW, nw = ((size_t)gridDim.x * blockDim.x) >> 5;
+    const size_t w = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
+    double tot = 0;
+    for (size_t b = w; b < nb; b += nw) {
+        const size_t r0 = b * RW;
+        const int nr = rows - r0 < (size_t)RW ? (int)(rows - r0) : RW;
+        const float4 *p = x + r0 * 128 + lane;
+        float4 v[NV];
+#pragma unroll
+        for (int u = 0; u < NV; u++) v[u] = u / 4 < nr ? __ldg(p + (size_t)u * 32) : make_float4(0.f, 0.f, 0.f, 0.f);
+        float acc[RW] = {0.f, 0.f};
+#pragma unroll
+        for (int u = 0; u < NV; u++) acc[u / 4] += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+#pragma unroll
+        for (int r = 0; r < RW; r++)
+            for (int off = 16; off > 0; off >>= 1) acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
+        tot += (double)acc[0] + (double)acc[1];
+    }
+    if (lane == 0 && w < rows) out[w] = tot;
 }
 
 /* k_plain_rows<4> with the next batch's 8 loads issued before this batch's adds, shuffles and
@@ -664,6 +694,27 @@ int main(int argc, char **argv)
             if (K == 4)
                 probe("plain_rows_pf", "the same, next batch's loads before the merge",
                       [&] { k_plain_rows_pf<<<c.sms * 3, 256, 0, c.s>>>(xv, R, prow); });
+            if (K == 4) {   /* one double per warp: checked as a whole */
+                const unsigned g = c.sms * 2, nw = g * 512 / 32;
+                CK(cudaMemset(prow, 0xff, R * sizeof(double)));
+                const double ms = time_ms(c, [&] { k_plain_rows_ns<<<g, 512, 0, c.s>>>(xv, R, prow); });
+                char note[128];
+                snprintf(note, sizeof note, "plain_rows without the row stores (timing; checked as a whole)");
+                if (have[SUM_ROWS] && nw <= R) {
+                    std::vector<double> h(nw);
+                    CK(cudaMemcpy(h.data(), prow, nw * sizeof(double), cudaMemcpyDeviceToHost));
+                    double got = 0, want = 0, abs = 0;
+                    for (unsigned i = 0; i < nw; i++) got += h[i];   /* NaN: a warp's slot unwritten */
+                    for (size_t r = 0; r < R; r++) { want += defres[SUM_ROWS].rowval[r]; abs += habs[r]; }
+                    const double e = fabs(got - want) / (C * 0x1p-24 * abs + R * 0x1p-52 * abs + 0x1p-1000);
+                    if (!(e <= 1)) {
+                        printf("VERIFY FAIL plain_rows_ns %zux%zu: off the exact total by %g of the float bound\n", R, C, e);
+                        bad = 1;
+                    }
+                    snprintf(note, sizeof note, "plain_rows without the row stores; total within %.2g of the bound", e);
+                }
+                record(c, "plain_rows_ns", R, C, ms, 8.0 * nw, cub_gbps, copy_gbps, note);
+            }
             CK(cudaFree(prow));
         }
         if (sum_all_ms > 0)
