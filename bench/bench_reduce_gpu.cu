@@ -146,6 +146,18 @@ __global__ void __launch_bounds__(512, 2) k_plain_rows(const float4 *__restrict_
     }
 }
 
+/* the float sums of a batch of 2 rows of 4 units (v[0..3] row 0, v[4..7] row 1), every lane
+ * holding both after an xor-shuffle tree */
+__device__ __forceinline__ void sum_two_rows(const float4 (&v)[8], float (&acc)[2])
+{
+    acc[0] = acc[1] = 0.f;
+#pragma unroll
+    for (int u = 0; u < 8; u++) acc[u / 4] += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+#pragma unroll
+    for (int r = 0; r < 2; r++)
+        for (int off = 16; off > 0; off >>= 1) acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
+}
+
 /* k_plain_rows<4> without the per-row output: each warp's rows summed in one register, one double
  * per warp into out[warp] (the grid's warps <= rows), the per-row shuffles kept. Checked as a whole:
  * the warps' doubles add up to the sum of the exact row sums within the float bound. */
@@ -163,12 +175,8 @@ __global__ void __launch_bounds__(512, 2) k_plain_rows_ns(const float4 *__restri
         float4 v[NV];
 #pragma unroll
         for (int u = 0; u < NV; u++) v[u] = u / 4 < nr ? __ldg(p + (size_t)u * 32) : make_float4(0.f, 0.f, 0.f, 0.f);
-        float acc[RW] = {0.f, 0.f};
-#pragma unroll
-        for (int u = 0; u < NV; u++) acc[u / 4] += (v[u].x + v[u].y) + (v[u].z + v[u].w);
-#pragma unroll
-        for (int r = 0; r < RW; r++)
-            for (int off = 16; off > 0; off >>= 1) acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
+        float acc[RW];
+        sum_two_rows(v, acc);
         tot += (double)acc[0] + (double)acc[1];
     }
     if (lane == 0 && w < rows) out[w] = tot;
@@ -196,12 +204,8 @@ __global__ void __launch_bounds__(256, 3) k_plain_rows_pf(const float4 *__restri
 #pragma unroll
             for (int u = 0; u < NV; u++) w[u] = __ldg(x + bn * RW * 128 + lane + (size_t)u * 32);
         }
-        float acc[RW] = {0.f, 0.f};
-#pragma unroll
-        for (int u = 0; u < NV; u++) acc[u / 4] += (v[u].x + v[u].y) + (v[u].z + v[u].w);
-#pragma unroll
-        for (int r = 0; r < RW; r++)
-            for (int off = 16; off > 0; off >>= 1) acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
+        float acc[RW];
+        sum_two_rows(v, acc);
         if (lane < RW) out[b * RW + lane] = lane ? acc[1] : acc[0];
 #pragma unroll
         for (int u = 0; u < NV; u++) v[u] = w[u];
