@@ -1061,8 +1061,8 @@ __device__ __forceinline__ void row_exp_put(int L, int gl, bool mine, double a0,
  * wide exponents: every row fails, and the plain sums would be wasted work). Warps grid-stride over
  * batches (a contiguous share of batches per warp measured 0.80 against 0.95x CUB: neighbouring
  * warps must read neighbouring memory). */
-template <int U, int KT, int RW, int PF = 0>
-__global__ void __launch_bounds__(PF ? 256 : 512, PF ? PF : 1) k_sum_rows_w(const A16<float> *__restrict__ xv, size_t rows,
+template <int U, int KT, int RW, bool PF = false>
+__global__ void __launch_bounds__(PF ? 256 : 512, PF ? 2 : 1) k_sum_rows_w(const A16<float> *__restrict__ xv, size_t rows,
                                                                        unsigned K, double *out, ull *cnt, unsigned *exc)
 {
     static_assert(KT ? U % KT == 0 && U / KT <= RW : true, "k_sum_rows_w: whole rows per step");
@@ -1113,7 +1113,7 @@ __global__ void __launch_bounds__(PF ? 256 : 512, PF ? PF : 1) k_sum_rows_w(cons
                     for (int u = 0; u < U; u++)
                         v[u] = (st * U + u) / KT < nr ? ld16(q + 32 * (st * U + u)) : zero16<float>();
                 }
-                if constexpr (PF > 0) {   /* the warp's next batch, if whole, before this one's adds and merge */
+                if constexpr (PF) {   /* the warp's next batch, if whole, before this one's adds and merge */
                     const size_t bn = b + nwarps;
                     if (bn < batches && (bn + 1) * RW <= rows) {
                         const A16<float> *qn = xv + bn * RW * nvr + lane;
@@ -1985,9 +1985,8 @@ struct Tune {
                     * with contiguous loads (k_sum_rows_w) for rows of 4 or 8 units; 2 the same for 4..60 units
                     * (a multiple of 4); 0 the row kernel */
     int rwr;       /* rows per batch of k_sum_rows_w: 2 (default) or 4 */
-    int rwp;       /* k_sum_rows_w on rows of 4 units, 2 a batch, 8 loads: 2 (default) or 3 the next batch's loads
-                    * issued before this batch's adds and merge, 256-thread blocks, that many per SM (3 spills);
-                    * 0 not */
+    int rwp;       /* k_sum_rows_w on rows of 4 units, 2 a batch, 8 loads: 2 (default) the next batch's loads issued
+                    * before this batch's adds and merge, 256-thread blocks, 2 per SM (3 spilled: 0.79x CUB); 0 not */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -2100,11 +2099,11 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "lb") && (!strcmp(v, "-1") || !strcmp(v, "0") || !strcmp(v, "3"))) t.lb = n;
         else if (!strcmp(tok, "rw") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.rw = n;
         else if (!strcmp(tok, "rwr") && (n == 2 || n == 4)) t.rwr = n;
-        else if (!strcmp(tok, "rwp") && (!strcmp(v, "0") || !strcmp(v, "2") || !strcmp(v, "3"))) t.rwp = n;
+        else if (!strcmp(tok, "rwp") && (!strcmp(v, "0") || !strcmp(v, "2"))) t.rwp = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2|3", tok, v);
+                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2", tok, v);
             return GP_EINVAL;
         }
     }
@@ -2510,7 +2509,7 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
  * rows lose to the row kernel (a step of U units of one row, a rolled loop per row): 2^18 x 2048
  * 0.979 -> 0.969, 2^17 x 4096 0.984 -> 0.936 (H100, twenty-eighth session), so only rw=2 takes them.
  * Rows of 4 units with 8 loads, 2 a batch, take the prefetching form (rwp=2: the next batch's loads
- * before this batch's merge, 256-thread blocks): 2^20 x 512 0.950-0.952 -> 0.953-0.955, wide data
+ * before this batch's merge, 256-thread blocks): 2^20 x 512 0.949-0.952 -> 0.953-0.956, wide data
  * 0.406 either way (H100, twenty-ninth session; predicted above 0.98: the plain probe gained only
  * 0.962 -> 0.965 the same way). Returns false: not such a shape, nothing launched. */
 static bool fsum_rows_w(gp_cuda_reduce *c, const float *x, size_t rows, size_t cols, int sq, gp_xfmt f, double *out)
@@ -2523,7 +2522,7 @@ static bool fsum_rows_w(gp_cuda_reduce *c, const float *x, size_t rows, size_t c
     void (*kern)(const fast::A16<float> *, size_t, unsigned, double *, ull *, unsigned *);
     int rk = RW, kbs = bs;   /* the kernel's rows a batch, block size */
     if (K == 4 && U == 8 && RW == 2 && c->tune.rwp) {
-        kern = c->tune.rwp == 2 ? fast::k_sum_rows_w<8, 4, 2, 2> : fast::k_sum_rows_w<8, 4, 2, 3>;
+        kern = fast::k_sum_rows_w<8, 4, 2, true>;
         kbs = 256;
     } else if (K == 4 && U >= 16 && RW >= 4) { kern = fast::k_sum_rows_w<16, 4, 4>; rk = 4; }
     else if (K == 4 && U >= 8) { kern = RW == 2 ? fast::k_sum_rows_w<8, 4, 2> : fast::k_sum_rows_w<8, 4, 4>; rk = RW == 2 ? 2 : 4; }
