@@ -668,56 +668,54 @@ int main(int argc, char **argv)
             k_abs_rows<<<c.sms * 8, 256, 0, c.s>>>(c.x, R, C, prow);
             CK(cudaStreamSynchronize(c.s));
             CK(cudaMemcpy(habs.data(), prow, R * sizeof(double), cudaMemcpyDeviceToHost));
-            /* times one probe into prow (poisoned first: an unwritten row shows as NaN) and, where
-             * the exact row sums were fetched, checks it against them: float rounding only */
-            auto probe = [&](const char *name, const char *what, auto launch) {
+            /* times one probe writing nout doubles into prow (poisoned first: an unwritten slot shows
+             * as NaN) and, where the exact row sums were fetched, checks them: err(h) is the error
+             * against the float bound (<= 1: float rounding only; NaN counts as a failure) */
+            auto probe = [&](const char *name, const char *what, size_t nout, auto launch, auto err) {
                 CK(cudaMemset(prow, 0xff, R * sizeof(double)));
                 double ms = time_ms(c, launch);
                 char note[128];
                 snprintf(note, sizeof note, "%s", what);
                 if (have[SUM_ROWS]) {
-                    std::vector<double> h(R);
-                    CK(cudaMemcpy(h.data(), prow, R * sizeof(double), cudaMemcpyDeviceToHost));
-                    double worst = 0;   /* error / (C 2^-24 sum |x|), the bound of a float sum in any order */
-                    for (size_t r = 0; r < R; r++) {
-                        const double e = fabs(h[r] - defres[SUM_ROWS].rowval[r]) / (C * 0x1p-24 * habs[r] + 0x1p-1000);
-                        worst = e == e ? std::max(worst, e) : INFINITY;   /* NaN: an unwritten row */
-                    }
-                    if (!(worst <= 1)) {
-                        printf("VERIFY FAIL %s %zux%zu: off the exact row sums by %g of the float bound\n", name, R, C, worst);
+                    std::vector<double> h(nout);
+                    CK(cudaMemcpy(h.data(), prow, nout * sizeof(double), cudaMemcpyDeviceToHost));
+                    const double e = err(h);
+                    if (!(e <= 1)) {
+                        printf("VERIFY FAIL %s %zux%zu: off the exact row sums by %g of the float bound\n", name, R, C, e);
                         bad = 1;
                     }
-                    snprintf(note, sizeof note, "%s; error <= %.2g of the bound", what, worst);
+                    snprintf(note, sizeof note, "%s; error <= %.2g of the bound", what, e);
                 }
-                record(c, name, R, C, ms, 8.0 * R, cub_gbps, copy_gbps, note);
+                record(c, name, R, C, ms, 8.0 * nout, cub_gbps, copy_gbps, note);
             };
-            probe("plain_rows", "float, not reproducible, k_sum_rows_w's loads", [&] {
+            /* each row against C 2^-24 sum |x|, the bound of a float sum in any order */
+            auto per_row = [&](const std::vector<double> &h) {
+                double worst = 0;
+                for (size_t r = 0; r < R; r++) {
+                    const double e = fabs(h[r] - defres[SUM_ROWS].rowval[r]) / (C * 0x1p-24 * habs[r] + 0x1p-1000);
+                    worst = e == e ? std::max(worst, e) : INFINITY;
+                }
+                return worst;
+            };
+            probe("plain_rows", "float, not reproducible, k_sum_rows_w's loads", R, [&] {
                 if (K == 4) k_plain_rows<4><<<c.sms * 2, 512, 0, c.s>>>(xv, R, K, prow);
                 else k_plain_rows<0><<<c.sms * 2, 512, 0, c.s>>>(xv, R, K, prow);
-            });
-            if (K == 4)
-                probe("plain_rows_pf", "the same, next batch's loads before the merge",
-                      [&] { k_plain_rows_pf<<<c.sms * 3, 256, 0, c.s>>>(xv, R, prow); });
-            if (K == 4) {   /* one double per warp: checked as a whole */
+            }, per_row);
+            if (K == 4) {
+                probe("plain_rows_pf", "the same, next batch's loads before the merge", R,
+                      [&] { k_plain_rows_pf<<<c.sms * 3, 256, 0, c.s>>>(xv, R, prow); }, per_row);
+                /* one double per warp (the grid's warps <= 8192 rows): their total against the
+                 * exact rows' total, with the doubles' own rounding added to the bound */
                 const unsigned g = c.sms * 2, nw = g * 512 / 32;
-                CK(cudaMemset(prow, 0xff, R * sizeof(double)));
-                const double ms = time_ms(c, [&] { k_plain_rows_ns<<<g, 512, 0, c.s>>>(xv, R, prow); });
-                char note[128];
-                snprintf(note, sizeof note, "plain_rows without the row stores (timing; checked as a whole)");
-                if (have[SUM_ROWS] && nw <= R) {
-                    std::vector<double> h(nw);
-                    CK(cudaMemcpy(h.data(), prow, nw * sizeof(double), cudaMemcpyDeviceToHost));
-                    double got = 0, want = 0, abs = 0;
-                    for (unsigned i = 0; i < nw; i++) got += h[i];   /* NaN: a warp's slot unwritten */
-                    for (size_t r = 0; r < R; r++) { want += defres[SUM_ROWS].rowval[r]; abs += habs[r]; }
-                    const double e = fabs(got - want) / (C * 0x1p-24 * abs + R * 0x1p-52 * abs + 0x1p-1000);
-                    if (!(e <= 1)) {
-                        printf("VERIFY FAIL plain_rows_ns %zux%zu: off the exact total by %g of the float bound\n", R, C, e);
-                        bad = 1;
-                    }
-                    snprintf(note, sizeof note, "plain_rows without the row stores; total within %.2g of the bound", e);
-                }
-                record(c, "plain_rows_ns", R, C, ms, 8.0 * nw, cub_gbps, copy_gbps, note);
+                if (nw <= R)
+                    probe("plain_rows_ns", "plain_rows without the row stores (timing; checked as a total)", nw,
+                          [&] { k_plain_rows_ns<<<g, 512, 0, c.s>>>(xv, R, prow); }, [&](const std::vector<double> &h) {
+                              double got = 0, want = 0, abs = 0;
+                              for (unsigned i = 0; i < nw; i++) got += h[i];
+                              for (size_t r = 0; r < R; r++) { want += defres[SUM_ROWS].rowval[r]; abs += habs[r]; }
+                              const double e = fabs(got - want) / (C * 0x1p-24 * abs + R * 0x1p-52 * abs + 0x1p-1000);
+                              return e == e ? e : INFINITY;
+                          });
             }
             CK(cudaFree(prow));
         }
