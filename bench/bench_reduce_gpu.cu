@@ -11,6 +11,8 @@
  *   plain_rows_pf (4 units) the same with the next batch's loads issued before this batch's merge
  *   plain_rows_ns (4 units) plain_rows without the per-row stores: a warp adds its rows' sums and
  *               stores one double at the end (timing only: is the row output what costs?)
+ *   plain_rows_ch (4 units) plain_rows with 16 consecutive rows a warp and one 128-byte store of
+ *               their sums (the stores' granularity and the grid's walk through the matrix)
  *   sum_all, sum_rows, sum_cols, min_all, max_all, max_rows, max_cols, argmax_all, argmax_rows,
  *   argmax_cols: gpipe's kernels exactly as `gpipe reduce --device cuda` runs them on a panel
  *               (gp_cuda_r*_dev: the device part of gp_cuda_rsum/rext/rarg; no host copy timed)
@@ -180,6 +182,32 @@ __global__ void __launch_bounds__(512, 2) k_plain_rows_ns(const float4 *__restri
         tot += (double)acc[0] + (double)acc[1];
     }
     if (lane == 0 && w < rows) out[w] = tot;
+}
+
+/* k_plain_rows<4> with each warp on 16 consecutive rows (8 batches of 2, 32 KiB contiguous) and
+ * their 16 sums stored at once, lanes 0-15 one 128-byte store, instead of a 16-byte store per
+ * batch; rows % 16 == 0. Asks whether the row stores' granularity, or the order in which the
+ * grid walks the matrix, is what plain_rows loses to the whole sum. */
+__global__ void __launch_bounds__(512, 2) k_plain_rows_ch(const float4 *__restrict__ x, size_t rows, double *out)
+{
+    constexpr int RW = 2, NV = 8, CH = 16;
+    const unsigned lane = threadIdx.x & 31;
+    const size_t nc = rows / CH, nw = ((size_t)gridDim.x * blockDim.x) >> 5;
+    for (size_t c = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5; c < nc; c += nw) {
+        double mine = 0;
+#pragma unroll 1
+        for (int bi = 0; bi < CH / RW; bi++) {
+            const float4 *p = x + (c * CH + (size_t)bi * RW) * 128 + lane;
+            float4 v[NV];
+#pragma unroll
+            for (int u = 0; u < NV; u++) v[u] = __ldg(p + (size_t)u * 32);
+            float acc[RW];
+            sum_two_rows(v, acc);
+            if (lane == 2u * bi) mine = acc[0];
+            if (lane == 2u * bi + 1) mine = acc[1];
+        }
+        if (lane < CH) out[c * CH + lane] = mine;
+    }
 }
 
 /* k_plain_rows<4> with the next batch's 8 loads issued before this batch's adds, shuffles and
@@ -706,6 +734,9 @@ int main(int argc, char **argv)
                       [&] { k_plain_rows_pf<<<c.sms * 3, 256, 0, c.s>>>(xv, R, prow); }, per_row);
                 /* one double per warp (the grid's warps <= 8192 rows): their total against the
                  * exact rows' total, with the doubles' own rounding added to the bound */
+                if (R % 16 == 0)
+                    probe("plain_rows_ch", "16 rows a warp, their sums in one 128-byte store", R,
+                          [&] { k_plain_rows_ch<<<c.sms * 2, 512, 0, c.s>>>(xv, R, prow); }, per_row);
                 const unsigned g = c.sms * 2, nw = g * 512 / 32;
                 if (nw <= R)
                     probe("plain_rows_ns", "plain_rows without the row stores (timing; checked as a total)", nw,
