@@ -11,6 +11,7 @@
  *   plain_rows_pf (4 units) the same with the next batch's loads issued before this batch's merge
  *   plain_rows_ns (4 units) plain_rows without the per-row stores: a warp adds its rows' sums and
  *               stores one double at the end (timing only: is the row output what costs?)
+ *   plain_rows_r1 (4 units) a warp a row, 4 loads a lane, 64 warps an SM (the whole sum's occupancy)
  *   plain_rows_ch (4 units) plain_rows with 16 consecutive rows a warp and one 128-byte store of
  *               their sums (the stores' granularity and the grid's walk through the matrix)
  *   sum_all, sum_rows, sum_cols, min_all, max_all, max_rows, max_cols, argmax_all, argmax_rows,
@@ -207,6 +208,26 @@ __global__ void __launch_bounds__(512, 2) k_plain_rows_ch(const float4 *__restri
             if (lane == 2u * bi + 1) mine = acc[1];
         }
         if (lane < CH) out[c * CH + lane] = mine;
+    }
+}
+
+/* plain float sums of rows of 4 units, a warp per row: 4 loads in flight a lane, 256-thread blocks
+ * 8 per SM (64 warps, the occupancy of the plain whole sum, which holds 4 loads a lane too), where
+ * plain_rows runs 32 warps of 8 loads: the same bytes in flight, twice the warps to hide a merge */
+__global__ void __launch_bounds__(256, 8) k_plain_rows_r1(const float4 *__restrict__ x, size_t rows, double *out)
+{
+    const unsigned lane = threadIdx.x & 31;
+    const size_t nw = ((size_t)gridDim.x * blockDim.x) >> 5;
+    for (size_t r = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5; r < rows; r += nw) {
+        const float4 *p = x + r * 128 + lane;
+        float4 v[4];
+#pragma unroll
+        for (int u = 0; u < 4; u++) v[u] = __ldg(p + (size_t)u * 32);
+        float a = 0.f;
+#pragma unroll
+        for (int u = 0; u < 4; u++) a += (v[u].x + v[u].y) + (v[u].z + v[u].w);
+        for (int off = 16; off > 0; off >>= 1) a += __shfl_xor_sync(0xffffffffu, a, off);
+        if (lane == 0) out[r] = a;
     }
 }
 
@@ -734,6 +755,8 @@ int main(int argc, char **argv)
                       [&] { k_plain_rows_pf<<<c.sms * 3, 256, 0, c.s>>>(xv, R, prow); }, per_row);
                 /* one double per warp (the grid's warps <= 8192 rows): their total against the
                  * exact rows' total, with the doubles' own rounding added to the bound */
+                probe("plain_rows_r1", "a warp a row, 4 loads, 64 warps an SM", R,
+                      [&] { k_plain_rows_r1<<<c.sms * 8, 256, 0, c.s>>>(xv, R, prow); }, per_row);
                 if (R % 16 == 0)
                     probe("plain_rows_ch", "16 rows a warp, their sums in one 128-byte store", R,
                           [&] { k_plain_rows_ch<<<c.sms * 2, 512, 0, c.s>>>(xv, R, prow); }, per_row);
