@@ -12,6 +12,9 @@
  *   plain_rows_ns (4 units) plain_rows without the per-row stores: a warp adds its rows' sums and
  *               stores one double at the end (timing only: is the row output what costs?)
  *   plain_rows_r1 (4 units) a warp a row, 4 loads a lane, 64 warps an SM (the whole sum's occupancy)
+ *   plain_rows_st_cs, _ld_cs, _l2, _sm (4 units) plain_rows with streaming stores, streaming loads,
+ *               the stores into a 1 MiB buffer kept in L2, the stores from shared memory every 32
+ *               steps: where do the row stores cost?
  *   plain_rows_ch (4 units) plain_rows with 16 consecutive rows a warp and one 128-byte store of
  *               their sums (the stores' granularity and the grid's walk through the matrix)
  *   sum_all, sum_rows, sum_cols, min_all, max_all, max_rows, max_cols, argmax_all, argmax_rows,
@@ -228,6 +231,74 @@ __global__ void __launch_bounds__(256, 8) k_plain_rows_r1(const float4 *__restri
         for (int u = 0; u < 4; u++) a += (v[u].x + v[u].y) + (v[u].z + v[u].w);
         for (int off = 16; off > 0; off >>= 1) a += __shfl_xor_sync(0xffffffffu, a, off);
         if (lane == 0) out[r] = a;
+    }
+}
+
+/* plain_rows (4 units, 2 rows a warp, 8 loads) with one thing changed, to find where its row stores
+ * cost (plain_rows_ns, without them, reads ~4 points faster): M = 0 the stores into a 1 MiB buffer
+ * (row r into slot r % 2^17) that stays in L2, so nothing is written back to DRAM during the run;
+ * M = 1 streaming stores (st.global.cs, evict-first); M = 2 streaming loads (ld.global.cs) so that
+ * L2 evicts the matrix before the dirty output lines */
+template <int M>
+__global__ void __launch_bounds__(512, 2) k_plain_rows_x(const float4 *__restrict__ x, size_t rows, double *out)
+{
+    constexpr int RW = 2, NV = 8;
+    const unsigned lane = threadIdx.x & 31;
+    const size_t nb = rows / RW, nw = ((size_t)gridDim.x * blockDim.x) >> 5;
+    for (size_t b = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5; b < nb; b += nw) {
+        const float4 *p = x + b * RW * 128 + lane;
+        float4 v[NV];
+#pragma unroll
+        for (int u = 0; u < NV; u++) v[u] = M == 2 ? __ldcs(p + (size_t)u * 32) : __ldg(p + (size_t)u * 32);
+        float acc[RW];
+        sum_two_rows(v, acc);
+        const size_t r = b * RW + lane;
+        if (lane < RW) {
+            const double d = lane ? acc[1] : acc[0];
+            if (M == 0) out[r & ((1u << 17) - 1)] = d;
+            else if (M == 1) __stcs(out + r, d);
+            else out[r] = d;
+        }
+    }
+}
+
+/* plain_rows (the same walk: warp w of the grid on batches w, w + nw, ...) with the row sums held
+ * in shared memory and stored every S = 32 of the block's steps: a block's 32 rows a step are 256
+ * contiguous bytes of out, the whole grid's 128 KiB, so the output goes out in bursts of 4 MiB (S
+ * steps of the grid) between long runs of loads only; the last, partial step of the grid stores
+ * directly. rows % 2 == 0. */
+__global__ void __launch_bounds__(512, 2) k_plain_rows_sm(const float4 *__restrict__ x, size_t rows, double *out)
+{
+    constexpr int RW = 2, NV = 8, S = 32, WB = 16;   /* WB warps a block (512 threads) */
+    __shared__ double st[S][WB * RW];
+    const unsigned lane = threadIdx.x & 31, wib = threadIdx.x >> 5;
+    const size_t nw = ((size_t)gridDim.x * blockDim.x) >> 5, steps = rows / RW / nw;
+    for (size_t k0 = 0; k0 < steps; k0 += S) {
+        const int ns = steps - k0 < (size_t)S ? (int)(steps - k0) : S;
+        for (int k = 0; k < ns; k++) {
+            const size_t b = (k0 + k) * nw + blockIdx.x * (size_t)WB + wib;
+            const float4 *p = x + b * RW * 128 + lane;
+            float4 v[NV];
+#pragma unroll
+            for (int u = 0; u < NV; u++) v[u] = __ldg(p + (size_t)u * 32);
+            float acc[RW];
+            sum_two_rows(v, acc);
+            if (lane < RW) st[k][wib * RW + lane] = lane ? acc[1] : acc[0];
+        }
+        __syncthreads();
+        for (int i = threadIdx.x; i < ns * WB * RW; i += blockDim.x) {   /* step k's 32 rows: 256 B */
+            const int k = i / (WB * RW), j = i % (WB * RW);
+            out[((k0 + k) * nw + blockIdx.x * (size_t)WB) * RW + j] = st[k][j];
+        }
+        __syncthreads();
+    }
+    for (size_t b = steps * nw + blockIdx.x * (size_t)WB + wib; b < rows / RW; b += nw) {   /* the last, partial step */
+        float4 v[NV];
+#pragma unroll
+        for (int u = 0; u < NV; u++) v[u] = __ldg(x + b * RW * 128 + lane + (size_t)u * 32);
+        float acc[RW];
+        sum_two_rows(v, acc);
+        if (lane < RW) out[b * RW + lane] = lane ? acc[1] : acc[0];
     }
 }
 
@@ -760,6 +831,28 @@ int main(int argc, char **argv)
                 if (R % 16 == 0)
                     probe("plain_rows_ch", "16 rows a warp, their sums in one 128-byte store", R,
                           [&] { k_plain_rows_ch<<<c.sms * 2, 512, 0, c.s>>>(xv, R, prow); }, per_row);
+                if (R % 2 == 0) {
+                    probe("plain_rows_st_cs", "plain_rows, streaming stores (st.global.cs)", R,
+                          [&] { k_plain_rows_x<1><<<c.sms * 2, 512, 0, c.s>>>(xv, R, prow); }, per_row);
+                    probe("plain_rows_ld_cs", "plain_rows, streaming loads (ld.global.cs)", R,
+                          [&] { k_plain_rows_x<2><<<c.sms * 2, 512, 0, c.s>>>(xv, R, prow); }, per_row);
+                }
+                if (R % 2 == 0 && R >= (1u << 17))   /* slot s: the exact sum of one of the rows s + i 2^17 */
+                    probe("plain_rows_l2", "plain_rows, row r into slot r % 2^17 (1 MiB kept in L2; timing)", 1u << 17,
+                          [&] { k_plain_rows_x<0><<<c.sms * 2, 512, 0, c.s>>>(xv, R, prow); }, [&](const std::vector<double> &h) {
+                              double worst = 0;
+                              for (size_t sl = 0; sl < h.size(); sl++) {
+                                  double best = INFINITY;
+                                  for (size_t r = sl; r < R; r += h.size())
+                                      best = std::min(best, fabs(h[sl] - defres[SUM_ROWS].rowval[r]) /
+                                                                (C * 0x1p-24 * habs[r] + 0x1p-1000));
+                                  worst = best == best ? std::max(worst, best) : INFINITY;
+                              }
+                              return worst;
+                          });
+                if (R % 2 == 0)
+                    probe("plain_rows_sm", "plain_rows, row sums out every 32 steps from shared memory", R,
+                          [&] { k_plain_rows_sm<<<c.sms * 2, 512, 0, c.s>>>(xv, R, prow); }, per_row);
                 const unsigned g = c.sms * 2, nw = g * 512 / 32;
                 if (nw <= R)
                     probe("plain_rows_ns", "plain_rows without the row stores (timing; checked as a total)", nw,
