@@ -1061,20 +1061,47 @@ __device__ __forceinline__ void row_exp_put(int L, int gl, bool mine, double a0,
  * wide exponents: every row fails, and the plain sums would be wasted work). Warps grid-stride over
  * batches (a contiguous share of batches per warp measured 0.80 against 0.95x CUB: neighbouring
  * warps must read neighbouring memory). */
-template <int U, int KT, int RW, bool PF = false>
+constexpr int ROWS_ST_S = 32, ROWS_ST_W = 16;   /* ST: steps staged; rows a step of a block (8 warps x 2 rows) */
+constexpr long long ROWS_ST_NONE = 0x7FF8DEADBEEF0001LL;   /* ST: a slot no fast-path row sum went into (a NaN) */
+
+/* ST: the staged row sums of n steps from k0 (k0 % ROWS_ST_S == 0) into out, every slot emptied;
+ * step k's slots are the rows of batches k nwarps + blockIdx.x 8 + (0..7), 256 contiguous bytes */
+__device__ __forceinline__ void rows_st_flush(double *stg, size_t k0, int n, size_t nwarps, int RW, double *out)
+{
+    __syncthreads();
+    for (int i = threadIdx.x; i < n * ROWS_ST_W; i += blockDim.x) {
+        const double v = stg[i];
+        if (__double_as_longlong(v) != ROWS_ST_NONE) {
+            out[((k0 + (unsigned)i / ROWS_ST_W) * nwarps + blockIdx.x * (size_t)(ROWS_ST_W / RW)) * RW + i % ROWS_ST_W] = v;
+            stg[i] = __longlong_as_double(ROWS_ST_NONE);
+        }
+    }
+    __syncthreads();
+}
+
+template <int U, int KT, int RW, bool PF = false, bool ST = false>
 __global__ void __launch_bounds__(PF ? 256 : 512, PF ? 2 : 1) k_sum_rows_w(const A16<float> *__restrict__ xv, size_t rows,
                                                                        unsigned K, double *out, ull *cnt, unsigned *exc)
 {
     static_assert(KT ? U % KT == 0 && U / KT <= RW : true, "k_sum_rows_w: whole rows per step");
     static_assert(!PF || (KT > 0 && U == RW * KT), "k_sum_rows_w: prefetch needs a batch in one step");
+    static_assert(!ST || (PF && RW == 2), "k_sum_rows_w: staged output in the prefetching form (256 threads, 2 rows)");
+    GP_SHARED_ARRAY(double, stg, ST ? ROWS_ST_S * ROWS_ST_W : 1);   /* ST: fast-path row sums of ROWS_ST_S steps */
     A16<float> pv[PF ? U : 1];   /* PF: batch pb's loads, issued during the previous batch */
     size_t pb = ~(size_t)0;
     const int lane = threadIdx.x & 31;
     const size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
     const size_t nwarps = ((size_t)gridDim.x * blockDim.x) >> 5, nvr = (size_t)K * 32, batches = (rows + RW - 1) / RW;
+    const size_t steps = ST ? (batches + nwarps - 1) / nwarps : 0;   /* ST: the same for every warp (barriers) */
     const unsigned n = K * 128;   /* floats per row */
+    if (ST) {
+        for (int i = threadIdx.x; i < ROWS_ST_S * ROWS_ST_W; i += blockDim.x) stg[i] = __longlong_as_double(ROWS_ST_NONE);
+        __syncthreads();
+    }
     bool slow = false;   /* warp-uniform: a row of the warp's last batch failed the test */
-    for (size_t b = warp; b < batches; b += nwarps) {   /* warp-uniform */
+    for (size_t ks = 0, b = warp; ST ? ks < steps : b < batches; ks++, b += nwarps) {   /* warp-uniform; ST: block-uniform */
+        if (ST && ks && ks % ROWS_ST_S == 0) rows_st_flush(stg, ks - ROWS_ST_S, ROWS_ST_S, nwarps, RW, out);
+        if (ST && b >= batches) continue;
         const size_t r0 = b * RW;
         const int nr = rows - r0 < (size_t)RW ? (int)(rows - r0) : RW;
         const A16<float> *q = xv + r0 * nvr + lane;
@@ -1171,7 +1198,10 @@ __global__ void __launch_bounds__(PF ? 256 : 512, PF ? 2 : 1) k_sum_rows_w(const
 #pragma unroll
         for (int h = GL / 2; h >= 1; h >>= 1) acc[0] = __dadd_rn(acc[0], __shfl_xor_sync(FULL, acc[0], h));
         const int kl = lane / GL;   /* lane bit 4 kept the upper half of the rows, bit 3 the upper half of those, ... */
-        if (lane % GL == 0 && kl < nr && !(bad >> kl & 1)) out[r0 + kl] = __dadd_rn(acc[0], 0.0);   /* -0 as +0 */
+        if (lane % GL == 0 && kl < nr && !(bad >> kl & 1)) {
+            if (ST) stg[(ks % ROWS_ST_S) * ROWS_ST_W + (threadIdx.x >> 5) * RW + kl] = __dadd_rn(acc[0], 0.0);
+            else out[r0 + kl] = __dadd_rn(acc[0], 0.0);   /* -0 as +0 */
+        }
         slow = bad != 0;
         for (; bad; bad &= bad - 1) {   /* the rows that failed, again by expansions */
             const int k = __ffs(bad) - 1;
@@ -1181,6 +1211,10 @@ __global__ void __launch_bounds__(PF ? 256 : 512, PF ? 2 : 1) k_sum_rows_w(const
             row_exp(q + (unsigned)k * (unsigned)nvr, K, 32, a0, a1, bd, mx, mn);
             row_exp_put(32, lane, true, a0, a1, bd, r0 + k, out, cnt, exc);
         }
+    }
+    if (ST && steps) {
+        const size_t k0 = (steps - 1) / ROWS_ST_S * ROWS_ST_S;
+        rows_st_flush(stg, k0, (int)(steps - k0), nwarps, RW, out);
     }
 }
 
@@ -1987,6 +2021,8 @@ struct Tune {
     int rwr;       /* rows per batch of k_sum_rows_w: 2 (default) or 4 */
     int rwp;       /* k_sum_rows_w on rows of 4 units, 2 a batch, 8 loads: 2 (default) the next batch's loads issued
                     * before this batch's adds and merge, 256-thread blocks, 2 per SM (3 spilled: 0.79x CUB); 0 not */
+    int rws;       /* with rwp=2: 1 the fast-path row sums staged in shared memory and stored every 32 steps of the
+                    * grid (256-byte runs, bursts of 4 MiB a 132-SM grid) instead of as they come; 0 (default) not */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -2066,10 +2102,10 @@ static void tune_desc(gp_cuda_reduce *c)
 {
     snprintf(c->tdesc, sizeof c->tdesc,
              "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,rx=%d,cx=%d,lb=%d,rw=%d,rwr=%d,"
-             "rwp=%d",
+             "rwp=%d,rws=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
              c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug, c->tune.rx, c->tune.cx, c->tune.lb,
-             c->tune.rw, c->tune.rwr, c->tune.rwp);
+             c->tune.rw, c->tune.rwr, c->tune.rwp, c->tune.rws);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -2100,10 +2136,11 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "rw") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.rw = n;
         else if (!strcmp(tok, "rwr") && (n == 2 || n == 4)) t.rwr = n;
         else if (!strcmp(tok, "rwp") && (!strcmp(v, "0") || !strcmp(v, "2"))) t.rwp = n;
+        else if (!strcmp(tok, "rws") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.rws = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2", tok, v);
+                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1", tok, v);
             return GP_EINVAL;
         }
     }
@@ -2127,7 +2164,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 2};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 2, 0};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -2522,7 +2559,7 @@ static bool fsum_rows_w(gp_cuda_reduce *c, const float *x, size_t rows, size_t c
     void (*kern)(const fast::A16<float> *, size_t, unsigned, double *, ull *, unsigned *);
     int rk = RW, kbs = bs;   /* the kernel's rows a batch, block size */
     if (K == 4 && U == 8 && RW == 2 && c->tune.rwp) {
-        kern = fast::k_sum_rows_w<8, 4, 2, true>;
+        kern = c->tune.rws ? fast::k_sum_rows_w<8, 4, 2, true, true> : fast::k_sum_rows_w<8, 4, 2, true>;
         kbs = 256;
     } else if (K == 4 && U >= 16 && RW >= 4) { kern = fast::k_sum_rows_w<16, 4, 4>; rk = 4; }
     else if (K == 4 && U >= 8) { kern = RW == 2 ? fast::k_sum_rows_w<8, 4, 2> : fast::k_sum_rows_w<8, 4, 4>; rk = RW == 2 ? 2 : 4; }
