@@ -1065,7 +1065,7 @@ constexpr int ROWS_ST_S = 32, ROWS_ST_W = 16;   /* ST: steps staged; rows a step
 constexpr long long ROWS_ST_NONE = 0x7FF8DEADBEEF0001LL;   /* ST: a slot no fast-path row sum went into (a NaN) */
 
 /* ST: the staged row sums of n steps from k0 (k0 % ROWS_ST_S == 0) into out, every slot emptied;
- * step k's slots are the rows of batches k nwarps + blockIdx.x 8 + (0..7), 256 contiguous bytes */
+ * step k's slots are the rows of batches k nwarps + blockIdx.x 8 + (0..7), 128 contiguous bytes */
 __device__ __forceinline__ void rows_st_flush(double *stg, size_t k0, int n, size_t nwarps, int RW, double *out)
 {
     __syncthreads();
@@ -2021,8 +2021,8 @@ struct Tune {
     int rwr;       /* rows per batch of k_sum_rows_w: 2 (default) or 4 */
     int rwp;       /* k_sum_rows_w on rows of 4 units, 2 a batch, 8 loads: 2 (default) the next batch's loads issued
                     * before this batch's adds and merge, 256-thread blocks, 2 per SM (3 spilled: 0.79x CUB); 0 not */
-    int rws;       /* with rwp=2: 1 the fast-path row sums staged in shared memory and stored every 32 steps of the
-                    * grid (256-byte runs, bursts of 4 MiB a 132-SM grid) instead of as they come; 0 (default) not */
+    int rws;       /* with rwp=2: 1 (default) the fast-path row sums staged in shared memory and stored every 32 steps
+                    * of the grid (128-byte runs, bursts of 1 MiB on 132 SMs) instead of as they come; 0 not */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -2164,7 +2164,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 2, 0};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 2, 1};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -2548,7 +2548,10 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
  * Rows of 4 units with 8 loads, 2 a batch, take the prefetching form (rwp=2: the next batch's loads
  * before this batch's merge, 256-thread blocks): 2^20 x 512 0.949-0.952 -> 0.953-0.956, wide data
  * 0.406 either way (H100, twenty-ninth session; predicted above 0.98: the plain probe gained only
- * 0.962 -> 0.965 the same way). Returns false: not such a shape, nothing launched. */
+ * 0.962 -> 0.965 the same way). In that form the row sums go out from shared memory every 32 steps
+ * (rws=1): a store per batch among the loads cost the plain probe 4.4 points (1.016 without stores,
+ * 0.967 with, 1.001 staged), k_sum_rows_w 0.962-0.965 -> 0.980, wide data 0.418 -> 0.413 (H100,
+ * thirtieth session). Returns false: not such a shape, nothing launched. */
 static bool fsum_rows_w(gp_cuda_reduce *c, const float *x, size_t rows, size_t cols, int sq, gp_xfmt f, double *out)
 {
     const size_t K = cols / 128;

@@ -1,0 +1,3 @@
+# call 3b, the warm follow-up of call 3 (the same H100): test_cuda_reduce without --quick (every
+# variant on every case) for 150 s, and wide data with rws=1 against rws=0 again
+source .devdeps/activate.sh; rm -rf v; tar xJf .gpucarry/v.tar.xz; export LD_LIBRARY_PATH=$PWD/v/lib:$LD_LIBRARY_PATH; t0=$SECONDS; timeout 150 v/tests/gpu/test_cuda_reduce > $OUT/full.txt 2>&1; echo "full rc=$? $(tail -1 $OUT/full.txt) ($((SECONDS-t0)) s)"; timeout 40 v/bench/bench_reduce_gpu --ops sum_rows --shape 2 --data wide --variants 'rws=1;rws=0' --reps 20 > $OUT/w2.txt 2>&1; grep -E "^(sum_|plain_rows_sm|plain_sum)" $OUT/w2.txt | awk '{print $1,$5}'; grep -iE "FAIL|differ" $OUT/w2.txt | head -3
