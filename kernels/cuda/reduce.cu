@@ -1046,21 +1046,6 @@ __device__ __forceinline__ void row_exp_put(int L, int gl, bool mine, double a0,
     }
 }
 
-/* axis rows, f32 rows of K units of 32 vectors (512 B), starting 16-byte aligned (tuning rw): a warp
- * sums batches of RW consecutive rows, and every load instruction of the warp reads 512 contiguous
- * bytes of one row (k_sum_rows with G lanes per row reads 32 / G rows x 16 G bytes). U loads in
- * flight per lane: KT = 0, a step is U units of one row (K % U == 0); KT = K (2 KiB rows, K = 4), a
- * step is U / KT whole rows. Each lane adds the floats of a row in plain double (sumNf) into
- * acc[row] and folds that row's exponent span (mxr, mnr); a row whose span over all its elements
- * passes the test for its count has every partial sum exact, so the lanes' doubles of the RW rows
- * merge in any order: a reduce-scatter by xor shuffles (RW / 2 + ... + 1 doubles) leaves row k in
- * the 32 / RW lanes k 32 / RW .., and the remaining levels sum them. A row that fails the test
- * (wide data, NaN/Inf; uniform data: a value below 2^-20 of the row's largest, 1 in 2048 rows of
- * 512 floats) is read again (from L2) into the expansion path (fadd_vec, combine_tree) or the
- * exception list, and the warp's next batch goes that way at once, 32 / RW lanes a row (data of
- * wide exponents: every row fails, and the plain sums would be wasted work). Warps grid-stride over
- * batches (a contiguous share of batches per warp measured 0.80 against 0.95x CUB: neighbouring
- * warps must read neighbouring memory). */
 constexpr int ROWS_ST_S = 32, ROWS_ST_W = 16;   /* ST: steps staged; rows a step of a block (8 warps x 2 rows) */
 constexpr long long ROWS_ST_NONE = 0x7FF8DEADBEEF0001LL;   /* ST: a slot no fast-path row sum went into (a NaN) */
 
@@ -1079,6 +1064,24 @@ __device__ __forceinline__ void rows_st_flush(double *stg, size_t k0, int n, siz
     __syncthreads();
 }
 
+/* axis rows, f32 rows of K units of 32 vectors (512 B), starting 16-byte aligned (tuning rw): a warp
+ * sums batches of RW consecutive rows, and every load instruction of the warp reads 512 contiguous
+ * bytes of one row (k_sum_rows with G lanes per row reads 32 / G rows x 16 G bytes). U loads in
+ * flight per lane: KT = 0, a step is U units of one row (K % U == 0); KT = K (2 KiB rows, K = 4), a
+ * step is U / KT whole rows. Each lane adds the floats of a row in plain double (sumNf) into
+ * acc[row] and folds that row's exponent span (mxr, mnr); a row whose span over all its elements
+ * passes the test for its count has every partial sum exact, so the lanes' doubles of the RW rows
+ * merge in any order: a reduce-scatter by xor shuffles (RW / 2 + ... + 1 doubles) leaves row k in
+ * the 32 / RW lanes k 32 / RW .., and the remaining levels sum them. A row that fails the test
+ * (wide data, NaN/Inf; uniform data: a value below 2^-20 of the row's largest, 1 in 2048 rows of
+ * 512 floats) is read again (from L2) into the expansion path (fadd_vec, combine_tree) or the
+ * exception list, and the warp's next batch goes that way at once, 32 / RW lanes a row (data of
+ * wide exponents: every row fails, and the plain sums would be wasted work). Warps grid-stride over
+ * batches (a contiguous share of batches per warp measured 0.80 against 0.95x CUB: neighbouring
+ * warps must read neighbouring memory). PF: the warp's next batch's loads before this batch's
+ * merge (tuning rwp). ST (tuning rws, with PF): the fast-path row sums go into shared memory and
+ * out every ROWS_ST_S steps of the grid (rows_st_flush), not one store per batch among the loads;
+ * the steps are then block-uniform for the barriers. */
 template <int U, int KT, int RW, bool PF = false, bool ST = false>
 __global__ void __launch_bounds__(PF ? 256 : 512, PF ? 2 : 1) k_sum_rows_w(const A16<float> *__restrict__ xv, size_t rows,
                                                                        unsigned K, double *out, ull *cnt, unsigned *exc)
