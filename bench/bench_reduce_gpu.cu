@@ -164,6 +164,16 @@ __device__ __forceinline__ void sum_two_rows(const float4 (&v)[8], float (&acc)[
         for (int off = 16; off > 0; off >>= 1) acc[r] += __shfl_xor_sync(0xffffffffu, acc[r], off);
 }
 
+/* the 8 loads of batch b of rows of 4 units (rows 2b, 2b + 1), lane's vectors; CS: streaming loads
+ * (ld.global.cs) instead of the read-only path */
+template <bool CS = false>
+__device__ __forceinline__ void load_two_rows(const float4 *__restrict__ x, size_t b, unsigned lane, float4 (&v)[8])
+{
+    const float4 *p = x + b * 256 + lane;
+#pragma unroll
+    for (int u = 0; u < 8; u++) v[u] = CS ? __ldcs(p + (size_t)u * 32) : __ldg(p + (size_t)u * 32);
+}
+
 /* k_plain_rows<4> without the per-row output: each warp's rows summed in one register, one double
  * per warp into out[warp] (the grid's warps <= rows), the per-row shuffles kept. Checked as a whole:
  * the warps' doubles add up to the sum of the exact row sums within the float bound. */
@@ -201,10 +211,8 @@ __global__ void __launch_bounds__(512, 2) k_plain_rows_ch(const float4 *__restri
         double mine = 0;
 #pragma unroll 1
         for (int bi = 0; bi < CH / RW; bi++) {
-            const float4 *p = x + (c * CH + (size_t)bi * RW) * 128 + lane;
             float4 v[NV];
-#pragma unroll
-            for (int u = 0; u < NV; u++) v[u] = __ldg(p + (size_t)u * 32);
+            load_two_rows(x, c * (CH / RW) + bi, lane, v);
             float acc[RW];
             sum_two_rows(v, acc);
             if (lane == 2u * bi) mine = acc[0];
@@ -246,10 +254,8 @@ __global__ void __launch_bounds__(512, 2) k_plain_rows_x(const float4 *__restric
     const unsigned lane = threadIdx.x & 31;
     const size_t nb = rows / RW, nw = ((size_t)gridDim.x * blockDim.x) >> 5;
     for (size_t b = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5; b < nb; b += nw) {
-        const float4 *p = x + b * RW * 128 + lane;
         float4 v[NV];
-#pragma unroll
-        for (int u = 0; u < NV; u++) v[u] = M == 2 ? __ldcs(p + (size_t)u * 32) : __ldg(p + (size_t)u * 32);
+        load_two_rows<M == 2>(x, b, lane, v);
         float acc[RW];
         sum_two_rows(v, acc);
         const size_t r = b * RW + lane;
@@ -277,10 +283,8 @@ __global__ void __launch_bounds__(512, 2) k_plain_rows_sm(const float4 *__restri
         const int ns = steps - k0 < (size_t)S ? (int)(steps - k0) : S;
         for (int k = 0; k < ns; k++) {
             const size_t b = (k0 + k) * nw + blockIdx.x * (size_t)WB + wib;
-            const float4 *p = x + b * RW * 128 + lane;
             float4 v[NV];
-#pragma unroll
-            for (int u = 0; u < NV; u++) v[u] = __ldg(p + (size_t)u * 32);
+            load_two_rows(x, b, lane, v);
             float acc[RW];
             sum_two_rows(v, acc);
             if (lane < RW) st[k][wib * RW + lane] = lane ? acc[1] : acc[0];
@@ -294,8 +298,7 @@ __global__ void __launch_bounds__(512, 2) k_plain_rows_sm(const float4 *__restri
     }
     for (size_t b = steps * nw + blockIdx.x * (size_t)WB + wib; b < rows / RW; b += nw) {   /* the last, partial step */
         float4 v[NV];
-#pragma unroll
-        for (int u = 0; u < NV; u++) v[u] = __ldg(x + b * RW * 128 + lane + (size_t)u * 32);
+        load_two_rows(x, b, lane, v);
         float acc[RW];
         sum_two_rows(v, acc);
         if (lane < RW) out[b * RW + lane] = lane ? acc[1] : acc[0];
@@ -313,17 +316,11 @@ __global__ void __launch_bounds__(256, 3) k_plain_rows_pf(const float4 *__restri
     const size_t nfull = rows / RW, nw = ((size_t)gridDim.x * blockDim.x) >> 5;
     size_t b = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
     float4 v[NV];
-    if (b < nfull) {
-#pragma unroll
-        for (int u = 0; u < NV; u++) v[u] = __ldg(x + b * RW * 128 + lane + (size_t)u * 32);
-    }
+    if (b < nfull) load_two_rows(x, b, lane, v);
     for (; b < nfull; b += nw) {
         const size_t bn = b + nw;
         float4 w[NV];
-        if (bn < nfull) {
-#pragma unroll
-            for (int u = 0; u < NV; u++) w[u] = __ldg(x + bn * RW * 128 + lane + (size_t)u * 32);
-        }
+        if (bn < nfull) load_two_rows(x, bn, lane, w);
         float acc[RW];
         sum_two_rows(v, acc);
         if (lane < RW) out[b * RW + lane] = lane ? acc[1] : acc[0];
