@@ -5,6 +5,9 @@
  *   copy        cudaMemcpy D2D of the same bytes, GB/s = (read + written) / time: the ceiling
  *   cub_sum     cub::DeviceReduce::Sum over the whole matrix: the reference rate R
  *   plain_sum   a plain warp-shuffle float sum (16-byte loads, not reproducible): exactness' cost
+ *   plain_sum_wc, plain_sum_8, plain_sum_8wc (first shape, timing only) the same with a warp's 4
+ *               loads on contiguous bytes; with 8 loads at the exact sum's 256 x 4 an SM, in the
+ *               block-tile order and contiguous (tuning wc): does the whole sum's load order cost?
  *   cub_rows    cub::DeviceSegmentedReduce::Sum, one segment per row
  *   plain_rows  (>= 8192 rows of 4, or a multiple of 8, 512-byte units) plain float row sums read as
  *               k_sum_rows_w reads them: the ceiling of a row sum that need not be exact
@@ -86,8 +89,9 @@ __global__ void k_fill(float *x, size_t n, int wide)
 }
 
 /* plain float sum: U 16-byte loads in flight per thread, float accumulators, warp shuffle,
- * one atomicAdd per warp */
-template <int U>
+ * one atomicAdd per warp. WC: a warp's U loads read 512 U contiguous bytes of the block's tile
+ * (k_sum_rows_w's order) instead of 512 B in each of U rows of blockDim.x vectors */
+template <int U, bool WC = false>
 __global__ void k_plain_sum(const float4 *__restrict__ x, size_t nv, float *out)
 {
     float a[U];
@@ -98,7 +102,7 @@ __global__ void k_plain_sum(const float4 *__restrict__ x, size_t nv, float *out)
         float4 v[U];
 #pragma unroll
         for (int u = 0; u < U; u++) {
-            size_t i = b + (size_t)u * blockDim.x + threadIdx.x;
+            size_t i = WC ? b + (threadIdx.x >> 5) * 32 * U + u * 32 + (threadIdx.x & 31) : b + (size_t)u * blockDim.x + threadIdx.x;
             v[u] = i < nv ? __ldg(x + i) : make_float4(0.f, 0.f, 0.f, 0.f);
         }
 #pragma unroll
@@ -743,6 +747,24 @@ int main(int argc, char **argv)
             k_plain_sum<4><<<c.sms * 8, 256, 0, c.s>>>(reinterpret_cast<const float4 *>(c.x), c.n / 4, c.fout);
         });
         record(c, "plain_sum", R, C, plain, 4, cub_gbps, copy_gbps, "float, not reproducible");
+        if (si == 0 || only >= 0) {   /* the plain sum's load order and shape (the same bytes on every shape) */
+            const float4 *xv = reinterpret_cast<const float4 *>(c.x);
+            double wc4 = time_ms(c, [&] {
+                CK(cudaMemsetAsync(c.fout, 0, 4, c.s));
+                k_plain_sum<4, true><<<c.sms * 8, 256, 0, c.s>>>(xv, c.n / 4, c.fout);
+            });
+            record(c, "plain_sum_wc", R, C, wc4, 4, cub_gbps, copy_gbps, "plain_sum, a warp's 4 loads contiguous");
+            double b8 = time_ms(c, [&] {
+                CK(cudaMemsetAsync(c.fout, 0, 4, c.s));
+                k_plain_sum<8><<<c.sms * 4, 256, 0, c.s>>>(xv, c.n / 4, c.fout);
+            });
+            record(c, "plain_sum_8", R, C, b8, 4, cub_gbps, copy_gbps, "8 loads, 256 x 4 an SM");
+            double wc8 = time_ms(c, [&] {
+                CK(cudaMemsetAsync(c.fout, 0, 4, c.s));
+                k_plain_sum<8, true><<<c.sms * 4, 256, 0, c.s>>>(xv, c.n / 4, c.fout);
+            });
+            record(c, "plain_sum_8wc", R, C, wc8, 4, cub_gbps, copy_gbps, "8 loads, 256 x 4, contiguous");
+        }
         auto off = thrust::make_transform_iterator(thrust::make_counting_iterator<long long>(0), RowOffset{(long long)C});
         double seg = time_ms(c, [&] {
             CK(cub::DeviceSegmentedReduce::Sum(c.tmp, c.tmp_bytes, c.x, c.fout, (long long)R, off, off + 1, c.s));

@@ -526,8 +526,35 @@ __device__ __forceinline__ double sumNf_raw(const float (&x)[N], unsigned &mx, u
      * tree kept up to N: k_sum_rows<f32, 4> 70 -> 64 registers) */
     constexpr int CH = N >= 8 ? 4 : 2;
     double t[CH];
+#if GP_SPAN16
+    /* experiment: the test needs only the exponents, which the high 16 bits hold: two elements'
+     * high halves in one register (PRMT), their absolute values (one LOP3), max and min of four
+     * at a time (VIMNMX3 on 16-bit pairs): 1.5 instructions an element against 2.5. A zero (or a
+     * float below 2^-133, whose high half is zero) makes the minimum 0: then the 32-bit test */
+    if constexpr (N % 4 == 0) {
+        unsigned hx = 0u, hn = ~0u;
 #pragma unroll
-    for (int i = 0; i < N; i += 2) span2(mx, mn, x[i], x[i + 1]);
+        for (int i = 0; i < N; i += 4) {
+            const unsigned h01 = __byte_perm(__float_as_uint(x[i]), __float_as_uint(x[i + 1]), 0x7632) & 0x7fff7fffu;
+            const unsigned h23 = __byte_perm(__float_as_uint(x[i + 2]), __float_as_uint(x[i + 3]), 0x7632) & 0x7fff7fffu;
+            hx = __vimax3_u16x2(hx, h01, h23);
+            hn = __vimin3_u16x2(hn, h01, h23);
+        }
+        const unsigned hmx = max(hx >> 16, hx & 0xffffu), hmn = min(hn >> 16, hn & 0xffffu);
+        mx = hmx << 16 | 0xffffu;   /* >= every |x|, the same exponent as the largest */
+        mn = (hmn << 16) - 1u;      /* <= every |x| - 1, the same exponent as the smallest */
+        if (hmn == 0) {
+            mx = 0u;
+            mn = ~0u;
+#pragma unroll
+            for (int i = 0; i < N; i += 2) span2(mx, mn, x[i], x[i + 1]);
+        }
+    } else
+#endif
+    {
+#pragma unroll
+        for (int i = 0; i < N; i += 2) span2(mx, mn, x[i], x[i + 1]);
+    }
 #pragma unroll
     for (int i = 0; i < CH; i++) t[i] = (double)x[i];
 #pragma unroll
@@ -680,15 +707,20 @@ __device__ __forceinline__ void col_exchange(A16<T> (&v)[U])
  * (step_f32). */
 template <typename T, int U, int C>
 __device__ __forceinline__ void sum_tiles(TState &s, const A16<T> *xv, size_t nv, size_t b0, size_t stride, int sq,
-                                          int batch, int ug, ull *sh, int lo)
+                                          int batch, int ug, int wc, ull *sh, int lo)
 {
     Run run;
     run_init(run);
     const size_t tile = (size_t)blockDim.x * U;
-    const A16<T> *p = xv + b0 + threadIdx.x;
+    /* a thread's vectors of a tile: wc = 0 threadIdx.x + u blockDim.x (a warp's U loads 512 B each,
+     * blockDim.x 16 B apart); wc = 1 its warp's 32 U vectors, lane + 32 u (a warp reads 512 U
+     * contiguous bytes, as k_sum_rows_w's warps do) */
+    const unsigned ofs = wc ? (threadIdx.x >> 5) * 32u * U + (threadIdx.x & 31) : threadIdx.x;
+    const unsigned step = wc ? 32u : blockDim.x;
+    const A16<T> *p = xv + b0 + ofs;
     for (size_t b = b0; b < nv; b += stride, p += stride) {
         A16<T> v[U];
-        ld16_step<T, U>(p, ug && b + tile <= nv, xv, b + threadIdx.x, blockDim.x, nv, v);
+        ld16_step<T, U>(p, ug && b + tile <= nv, xv, b + ofs, step, nv, v);
         if constexpr (C > 1) col_exchange<T, U, C>(v);
         if constexpr (std::is_same<T, float>::value && U >= 2) {
             if (!sq && batch) {
@@ -724,8 +756,8 @@ __device__ __noinline__ double xvalue_call(const ull *limbs, gp_xfmt f)
  * otherwise keeps these kernels at 64 registers). */
 template <typename T, int U, bool ROWS, int C = 1, int MB = 0>
 __global__ void __launch_bounds__(MB ? 256 : 512, MB)
-    k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, gp_xfmt f, ull *gacc, long long *out,
-              double *rout)
+    k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, int wc, gp_xfmt f, ull *gacc,
+              long long *out, double *rout)
 {
     static_assert(!ROWS || C == 1, "k_sum_all: rows or columns");
     GP_EXTERN_SHARED(ull, sh);
@@ -739,7 +771,7 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     constexpr int VEC = 16 / sizeof(T);
     const size_t nv = n / VEC, tile = (size_t)blockDim.x * U;
     sum_tiles<T, U, C>(s, reinterpret_cast<const A16<T> *>(x), nv, blockIdx.x * tile, (size_t)gridDim.x * tile, sq,
-                       batch, ug, mine, f.lo);
+                       batch, ug, wc, mine, f.lo);
     if constexpr (C > 1) {   /* the tail: element i is column i mod C, and C divides nv VEC */
         if (blockIdx.x == 0 && threadIdx.x < C)
             for (size_t i = nv * VEC + threadIdx.x; i < n; i += C) ts_add<T>(s, x[i], sq, mine, f.lo);
@@ -836,8 +868,8 @@ __device__ __forceinline__ RowSeg row_seg(const T *p, size_t cols, size_t s, siz
  * k_combine. */
 template <typename T, int U>
 __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_t rows, size_t cols, int sq, int batch, int lg,
-                                                  size_t nseg, int fm, int ug, double *out, double *phi, double *plo,
-                                                  ull *cnt, unsigned *exc)
+                                                  size_t nseg, int fm, int ug, int ri, double *out, double *phi,
+                                                  double *plo, ull *cnt, unsigned *exc)
 {
     constexpr int VEC = 16 / sizeof(T);
     const int G = 1 << lg, lane = threadIdx.x & 31, gl = lane & (G - 1), gpw = 32 >> lg;
@@ -851,13 +883,18 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
         run_init(run);
         if (it < items) {
             const T *p = x + r * cols;
-            const RowSeg g = row_seg(p, cols, it - r * nseg, nseg);
+            const size_t s = it - r * nseg, chunk = (size_t)G * U;
+            const RowSeg g = row_seg(p, cols, s, nseg);
             const A16<T> *pv = reinterpret_cast<const A16<T> *>(p + g.h);
+            /* ri: segment s is the row's chunks of G U vectors s, s + nseg, ... (the items of
+             * neighbouring warps read neighbouring chunks, as the whole sum's blocks do); else
+             * the contiguous vectors [vb, ve) */
+            const size_t bb = ri ? s * chunk : g.vb, be = ri ? g.nv : g.ve, bst = ri ? nseg * chunk : chunk;
             if (g.head)
                 for (size_t i = gl; i < g.h; i += G) fadd1<T>(a0, a1, bad, p[i], sq);
-            for (size_t b = g.vb; b < g.ve; b += (size_t)G * U) {
+            for (size_t b = bb; b < be; b += bst) {
                 A16<T> v[U];
-                ld16_step<T, U>(pv + b + gl, ug && b + (size_t)G * U <= g.ve, pv, b + gl, G, g.ve, v);
+                ld16_step<T, U>(pv + b + gl, ug && b + chunk <= be, pv, b + gl, G, be, v);
                 if constexpr (std::is_same<T, float>::value && U >= 2) {
                     if (!sq && batch) {
                         double t;
@@ -2026,6 +2063,11 @@ struct Tune {
                     * before this batch's adds and merge, 256-thread blocks, 2 per SM (3 spilled: 0.79x CUB); 0 not */
     int rws;       /* with rwp=2: 1 (default) the fast-path row sums staged in shared memory and stored every 32 steps
                     * of the grid (128-byte runs, bursts of 1 MiB on 132 SMs) instead of as they come; 0 not */
+    int ri;        /* row sums by the row kernel with several segments a row: 1 segment s of nseg the row's chunks
+                    * of G U vectors s, s + nseg, ... (neighbouring warps read neighbouring memory); 0 (default)
+                    * contiguous segments */
+    int wc;        /* k_sum_all (axis all, rows and columns as whole sums): 1 a warp's U loads of a step read 512 U
+                    * contiguous bytes; 0 (default) a block tile's U rows of blockDim.x vectors, a warp 512 B of each */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -2105,10 +2147,10 @@ static void tune_desc(gp_cuda_reduce *c)
 {
     snprintf(c->tdesc, sizeof c->tdesc,
              "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,rx=%d,cx=%d,lb=%d,rw=%d,rwr=%d,"
-             "rwp=%d,rws=%d",
+             "rwp=%d,rws=%d,ri=%d,wc=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
              c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug, c->tune.rx, c->tune.cx, c->tune.lb,
-             c->tune.rw, c->tune.rwr, c->tune.rwp, c->tune.rws);
+             c->tune.rw, c->tune.rwr, c->tune.rwp, c->tune.rws, c->tune.ri, c->tune.wc);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -2140,10 +2182,12 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "rwr") && (n == 2 || n == 4)) t.rwr = n;
         else if (!strcmp(tok, "rwp") && (!strcmp(v, "0") || !strcmp(v, "2"))) t.rwp = n;
         else if (!strcmp(tok, "rws") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.rws = n;
+        else if (!strcmp(tok, "ri") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.ri = n;
+        else if (!strcmp(tok, "wc") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.wc = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1", tok, v);
+                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1, ri=0|1, wc=0|1", tok, v);
             return GP_EINVAL;
         }
     }
@@ -2167,7 +2211,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 2, 1};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 2, 1, 0, 0};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -2459,10 +2503,10 @@ static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f,
         size_t work = (m / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
         unsigned g = grid_for(c, kern, bs, smem, work);
         if (zacc) {   /* one chunk: limbs in zacc (kept zero), normalised into acc by the last block */
-            GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, f, zacc, acc, (double *)NULL);
+            GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, zacc, acc, (double *)NULL);
             break;
         }
-        GP_LAUNCH(g, bs, smem, c->stream, kern)(x + s, m, sq, c->tune.batch, c->tune.ug, f, reinterpret_cast<ull *>(acc),
+        GP_LAUNCH(g, bs, smem, c->stream, kern)(x + s, m, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, reinterpret_cast<ull *>(acc),
                                                  (long long *)NULL, (double *)NULL);
         GP_LAUNCH(1, 32, 0, c->stream, k_norm)(acc, 1, f.nl, w);
     }
@@ -2504,7 +2548,7 @@ static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     int rc = rx_scratch(c, rows * (size_t)(w + 1) * sizeof(ull), err, errlen);
     if (rc) return rc;
     GP_LAUNCH(dim3((unsigned)bpr, (unsigned)rows), bs, smem, c->stream, kern)(
-        x, cols, sq, c->tune.batch, c->tune.ug, f, c->d_rx, (long long *)NULL, out);
+        x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, c->d_rx, (long long *)NULL, out);
     *done = true;
     return 0;
 }
@@ -2536,7 +2580,7 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     }
     const size_t smem = cols * w * sizeof(ull), work = (n / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
     const unsigned g = grid_for(c, kern, bs, smem, work ? work : 1);
-    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, f, c->d_rx, c->d_acc, (double *)NULL);
+    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, c->d_rx, c->d_acc, (double *)NULL);
     *done = true;
     return 0;
 }
@@ -2596,7 +2640,8 @@ static int fsum_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
         if (nseg > 1) GROW(c->d_part, c->part_cap, rows * nseg * 2 * sizeof(double), 0);
         double *phi = (double *)c->d_part, *plo = phi + rows * nseg;
         GP_LAUNCH(rg.grid, bs, 0, c->stream, fast::k_sum_rows<T, U>)(x, rows, cols, sq, c->tune.batch, rg.lg, nseg, c->tune.fm,
-                                                                     c->tune.ug, out, phi, plo, c->d_cnt, c->d_exc);
+                                                                     c->tune.ug, c->tune.ri, out, phi, plo, c->d_cnt,
+                                                                     c->d_exc);
         if (nseg > 1) launch_combine(c, phi, plo, rows, nseg, nseg, 1, out, NULL, NULL);
     }
     GP_LAUNCH((unsigned)c->sms, 256, 8 * w * sizeof(ull), c->stream, fast::k_rows_exact<T>)(x, cols, sq, f, c->d_cnt,
