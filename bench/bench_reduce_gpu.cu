@@ -5,13 +5,19 @@
  *   copy        cudaMemcpy D2D of the same bytes, GB/s = (read + written) / time: the ceiling
  *   cub_sum     cub::DeviceReduce::Sum over the whole matrix: the reference rate R
  *   plain_sum   a plain warp-shuffle float sum (16-byte loads, not reproducible): exactness' cost
- *   plain_sum_wc, plain_sum_8, plain_sum_8wc (first shape, timing only) the same with a warp's 4
- *               loads on contiguous bytes; with 8 loads at the exact sum's 256 x 4 an SM, in the
- *               block-tile order and contiguous (tuning wc): does the whole sum's load order cost?
  *   cub_rows    cub::DeviceSegmentedReduce::Sum, one segment per row
  *   plain_rows  (>= 8192 rows of 4, or a multiple of 8, 512-byte units) plain float row sums read as
  *               k_sum_rows_w reads them: the ceiling of a row sum that need not be exact
- *   plain_rows_pf (4 units) the same with the next batch's loads issued before this batch's merge
+ *   sum_all, sum_rows, sum_cols, min_all, max_all, max_rows, max_cols, argmax_all, argmax_rows,
+ *   argmax_cols: gpipe's kernels exactly as `gpipe reduce --device cuda` runs them on a panel
+ *               (gp_cuda_r*_dev: the device part of gp_cuda_rsum/rext/rarg; no host copy timed)
+ *   legacy_*    the same with the first version of the kernels (kernels=legacy)
+ *   batch=K_*   sum_all, sum_rows, sum_cols with the other ways of adding f32 (tuning batch=0|1|2)
+ * With --probes only (questions of one session each, answered or asked in bench/NOTES.md):
+ *   plain_sum_wc, plain_sum_8, plain_sum_8wc (first shape, timing only) plain_sum with a warp's 4
+ *               loads on contiguous bytes; with 8 loads at the exact sum's 256 x 4 an SM, in the
+ *               block-tile order and contiguous (tuning wc): does the whole sum's load order cost?
+ *   plain_rows_pf (4 units) plain_rows with the next batch's loads issued before this batch's merge
  *   plain_rows_ns (4 units) plain_rows without the per-row stores: a warp adds its rows' sums and
  *               stores one double at the end (timing only: is the row output what costs?)
  *   plain_rows_r1 (4 units) a warp a row, 4 loads a lane, 64 warps an SM (the whole sum's occupancy)
@@ -20,11 +26,6 @@
  *               steps: where do the row stores cost?
  *   plain_rows_ch (4 units) plain_rows with 16 consecutive rows a warp and one 128-byte store of
  *               their sums (the stores' granularity and the grid's walk through the matrix)
- *   sum_all, sum_rows, sum_cols, min_all, max_all, max_rows, max_cols, argmax_all, argmax_rows,
- *   argmax_cols: gpipe's kernels exactly as `gpipe reduce --device cuda` runs them on a panel
- *               (gp_cuda_r*_dev: the device part of gp_cuda_rsum/rext/rarg; no host copy timed)
- *   legacy_*    the same with the first version of the kernels (kernels=legacy)
- *   batch=K_*   sum_all, sum_rows, sum_cols with the other ways of adding f32 (tuning batch=0|1|2)
  * Once, on the whole matrix (without --ops, or with "stats" in it):
  *   stats       `gpipe stats --device cuda`'s device part (gp_cuda_rstats_dev), and its steps
  *               stats_sumsq (the exact sum of squares) and stats_aux (fingerprint, extrema,
@@ -41,7 +42,7 @@
  * --tune: every sum kernel over threads per block x blocks per SM x loads in flight, the best per
  * op and shape (results never depend on it; tests/gpu/test_cuda_reduce.c checks that).
  * usage: bench_reduce_gpu [--reps N] [--json FILE] [--tune] [--data uniform|wide] [--no-verify]
- *                         [--quick] [--shape I]   (I: only the I-th shape, 0..4, e.g. under ncu)
+ *                         [--quick] [--probes] [--shape I]   (I: only the I-th shape, 0..4, e.g. under ncu)
  *                         [--cols C]  (the matrix as (n / C) x C instead, C a power of two)
  *                         [--ops sum_all,max_rows,...] [--variants 'SPEC;SPEC'] (tuning specs on top
  *                         of the default: the sums, or every op of --ops, in the same run)
@@ -646,7 +647,7 @@ int main(int argc, char **argv)
     Ctx c;
     const double t_start = seconds();
     const char *json = NULL, *data = "uniform";
-    int tune = 0, verify = 1, quick = 0, only = -1;
+    int tune = 0, verify = 1, quick = 0, only = -1, probes = 0;
     size_t xcols = 0;   /* --cols C: the matrix as (n / C) x C, alone */
     const char *ops = NULL, *variants = NULL;
     for (int i = 1; i < argc; i++) {
@@ -656,13 +657,15 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--tune")) tune = 1;
         else if (!strcmp(argv[i], "--no-verify")) verify = 0;
         else if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--probes")) probes = 1;
         else if (!strcmp(argv[i], "--shape") && i + 1 < argc) only = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cols") && i + 1 < argc) xcols = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--ops") && i + 1 < argc) ops = argv[++i];
         else if (!strcmp(argv[i], "--variants") && i + 1 < argc) variants = argv[++i];
         else {
             fprintf(stderr, "usage: bench_reduce_gpu [--reps N] [--json FILE] [--tune] [--data uniform|wide] "
-                    "[--no-verify] [--quick] [--shape 0..4 | --cols C] [--ops sum_all,sum_rows,...] [--variants 'SPEC;SPEC']\n");
+                    "[--no-verify] [--quick] [--probes] [--shape 0..4 | --cols C] [--ops sum_all,sum_rows,...] "
+                    "[--variants 'SPEC;SPEC']\n");
             return 2;
         }
     }
@@ -747,7 +750,7 @@ int main(int argc, char **argv)
             k_plain_sum<4><<<c.sms * 8, 256, 0, c.s>>>(reinterpret_cast<const float4 *>(c.x), c.n / 4, c.fout);
         });
         record(c, "plain_sum", R, C, plain, 4, cub_gbps, copy_gbps, "float, not reproducible");
-        if (si == 0 || only >= 0) {   /* the plain sum's load order and shape (the same bytes on every shape) */
+        if (probes && (si == 0 || only >= 0)) {   /* the plain sum's load order and shape (the same bytes on every shape) */
             const float4 *xv = reinterpret_cast<const float4 *>(c.x);
             double wc4 = time_ms(c, [&] {
                 CK(cudaMemsetAsync(c.fout, 0, 4, c.s));
@@ -840,7 +843,7 @@ int main(int argc, char **argv)
                 if (K == 4) k_plain_rows<4><<<c.sms * 2, 512, 0, c.s>>>(xv, R, K, prow);
                 else k_plain_rows<0><<<c.sms * 2, 512, 0, c.s>>>(xv, R, K, prow);
             }, per_row);
-            if (K == 4) {
+            if (K == 4 && probes) {
                 probe("plain_rows_pf", "the same, next batch's loads before the merge", R,
                       [&] { k_plain_rows_pf<<<c.sms * 3, 256, 0, c.s>>>(xv, R, prow); }, per_row);
                 /* one double per warp (the grid's warps <= 8192 rows): their total against the

@@ -11,9 +11,9 @@ source .devdeps/activate.sh; rm -rf v; tar xJf .gpucarry/v.tar.xz; export LD_LIB
 O=$OUT; t0=$SECONDS
 nvidia-smi --query-gpu=name,vbios_version,clocks.max.memory,memory.total --format=csv,noheader | tee $O/sum.txt
 B=v/bench/bench_reduce_gpu; S=v/sp/bench_reduce_gpu
-timeout 60 $B --ops sum_all,sum_rows,sum_cols --variants 'wc=1;ri=1;rws=0' --reps 20 > $O/b1.txt 2>&1
+timeout 60 $B --ops sum_all,sum_rows,sum_cols --probes --variants 'wc=1;ri=1;rws=0' --reps 20 > $O/b1.txt 2>&1
 echo "bench round 1 rc=$? ($((SECONDS-t0)) s)" | tee -a $O/sum.txt
-timeout 60 $S --ops sum_all,sum_rows,sum_cols --variants 'wc=1' --reps 20 > $O/s1.txt 2>&1
+timeout 60 $S --ops sum_all,sum_rows,sum_cols --probes --variants 'wc=1' --reps 20 > $O/s1.txt 2>&1
 echo "span16 bench round 1 rc=$? ($((SECONDS-t0)) s)" | tee -a $O/sum.txt
 timeout 30 v/tests/gpu/test_cuda_reduce --quick > $O/quick.txt 2>&1
 echo "test_cuda_reduce --quick rc=$? $(tail -1 $O/quick.txt) ($((SECONDS-t0)) s)" | tee -a $O/sum.txt
