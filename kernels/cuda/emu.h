@@ -76,6 +76,7 @@ static inline int __clz(int x) { return x ? __builtin_clz((unsigned)x) : 32; }
 /* sm_90 DPX intrinsics (single instructions there) */
 static inline unsigned __vimax3_u32(unsigned a, unsigned b, unsigned c) { return max(max(a, b), c); }
 static inline int __ffs(int x) { return __builtin_ffs(x); }
+static inline int __popc(unsigned x) { return __builtin_popcount(x); }
 static inline unsigned __viaddmin_u32(unsigned a, unsigned b, unsigned c) { return min(a + b, c); }
 static inline unsigned __vimax3_u16x2(unsigned a, unsigned b, unsigned c)
 {
@@ -200,6 +201,18 @@ static inline int all_sync(int p)
     syncwarp();
     return r;
 }
+/* __ballot_sync over the warp's threads that have not returned (the others' bits 0) */
+static inline unsigned ballot_sync(int p)
+{
+    const unsigned base = threadIdx.x & ~31u;
+    cur->xchg[threadIdx.x] = p != 0;
+    syncwarp();
+    unsigned r = 0;
+    for (unsigned i = base; i < base + 32 && i < cur->nt; i++)
+        if (cur->state[i] != DONE && cur->xchg[i]) r |= 1u << (i - base);
+    syncwarp();
+    return r;
+}
 static void entry()
 {
     (*cur->body)();
@@ -313,6 +326,7 @@ template <typename T> static inline T __shfl_sync(unsigned, T v, int src_lane, i
     return emu::shfl_idx(v, src_lane, width);
 }
 static inline int __all_sync(unsigned, int p) { return emu::all_sync(p); }
+static inline unsigned __ballot_sync(unsigned, int p) { return emu::ballot_sync(p); }
 template <typename T> static inline T __shfl_xor_sync(unsigned, T v, int mask, int width = 32)
 {
     (void)width;   /* every use in reduce.cu: masks below the width */

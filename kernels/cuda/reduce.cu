@@ -415,9 +415,10 @@ __global__ void k_ext_rows(const T *__restrict__ x, size_t rows, size_t cols, gp
  *  - rows and cols of float types produce compact results instead of a superaccumulator per
  *    target: each row's exact sum rounded once on the device (a0 + a1 of an expansion that never
  *    spilled is exact, and one IEEE addition of two doubles is correctly rounded: the same bits as
- *    gp_xvalue), each column's exact panel sum as a double-double (hi, lo). A target whose two-term
- *    expansion would spill, or that holds a NaN/Inf, goes to an exception list and is recomputed by
- *    the exact superaccumulator kernels, so results never change, only the speed;
+ *    gp_xvalue), each column's exact panel sum as a double-double (hi, lo): hi for every column,
+ *    lo only where it is not 0, as a list (lo-list below). A target whose two-term expansion
+ *    would spill, or that holds a NaN/Inf, goes to an exception list and is recomputed by the
+ *    exact superaccumulator kernels, so results never change, only the speed;
  *  - rows: G lanes per row (G = 1..32 from the row length), one thread per row for 16-byte rows;
  *    cols: a block covers CV column vectors x RS row lanes, so narrow matrices (4 columns) still
  *    use all threads; blocks split rows when there are too few column blocks, then a combine;
@@ -824,6 +825,26 @@ __device__ __forceinline__ void push_exc(ull *cnt, unsigned *exc, size_t target)
     exc[atomicAdd(cnt, 1ull)] = (unsigned)target;
 }
 
+/* The lo-list of column results: hi[c] is written for every column c of n, its lo only where it
+ * is not 0 (the sum of a few floats of one scale fits one double: 4 x 2^27 f32 wrote 1 GiB of
+ * zeros), as lo[k] = the value and ((unsigned *)(lo + n))[k] = c for k < cnt[1], in any order
+ * (the host adds each into its column's limbs, exactly, so the order never shows). Warp-uniform:
+ * every lane of the warp calls it; one atomic per warp that has any. */
+__device__ __forceinline__ void push_lo_warp(bool has, size_t c, double v, double *lo, size_t n, ull *cnt)
+{
+    const unsigned b = __ballot_sync(FULL, has);
+    if (!b) return;
+    const int lane = (int)(threadIdx.x & 31), lead = __ffs((int)b) - 1;
+    ull base = 0;
+    if (lane == lead) base = atomicAdd(cnt + 1, (ull)__popc(b));
+    base = __shfl_sync(FULL, base, lead);
+    if (has) {
+        const size_t k = (size_t)base + (size_t)__popc(b & ((1u << lane) - 1u));
+        lo[k] = v;
+        reinterpret_cast<unsigned *>(lo + n)[k] = (unsigned)c;
+    }
+}
+
 /* (a0, a1, bad) of groups of L lanes merged by a shuffle tree into their first lane (L <= 32, every lane of the warp takes part) */
 __device__ __forceinline__ void combine_tree(int L, int gl, double &a0, double &a1, bool &bad)
 {
@@ -953,19 +974,18 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
  * L = 2^ll lanes per target (32 / L targets per warp); lane l takes partials l, l + L, ... four
  * loads at a time before their merges, then a shuffle tree over the L lanes. Any order: every
  * merge is exact or marks the target for the exact fallback, so the bits never depend on it.
- * hi == NULL (rows): out[t] = the rounded sum; else (columns) hi[t], lo[t] = the expansion. A
- * thread per column walking 264 y-partials one dependent load after another was ~0.1 ms of the
- * 2^20 x 512 column sums. */
-__device__ __forceinline__ void combine_put(size_t t, bool bad, double a0, double a1, double *out, double *hi, double *lo,
+ * hi == NULL (rows): out[t] = the rounded sum; else (columns) hi[t] = a0 and a1 to the lo-list
+ * (push_lo_warp; lo != NULL then). A thread per column walking 264 y-partials one dependent load
+ * after another was ~0.1 ms of the 2^20 x 512 column sums. */
+__device__ __forceinline__ void combine_put(size_t t, bool bad, double a0, double a1, double *out, double *hi,
                                             ull *cnt, unsigned *exc)
 {
     if (bad) {
-        if (hi) { hi[t] = 0; lo[t] = 0; }
+        if (hi) hi[t] = 0;
         else out[t] = 0;
         push_exc(cnt, exc, t);
     } else if (hi) {
         hi[t] = a0;
-        lo[t] = a1;
     } else {
         out[t] = __dadd_rn(a0, a1);
     }
@@ -1007,7 +1027,14 @@ __global__ void k_combine(const double *__restrict__ phi, const double *__restri
                 a1 = lane < nw ? w1[lane] : 0;
                 bad = lane < nw && wb[lane];
                 combine_tree(32, lane, a0, a1, bad);
-                if (lane == 0) combine_put(t, bad, a0, a1, out, hi, lo, cnt, exc);
+                if (lane == 0) {
+                    combine_put(t, bad, a0, a1, out, hi, cnt, exc);
+                    if (hi && !bad && a1 != 0) {   /* one lane: a plain atomic (few targets here) */
+                        const size_t k = (size_t)atomicAdd(cnt + 1, 1ull);
+                        lo[k] = a1;
+                        reinterpret_cast<unsigned *>(lo + n)[k] = (unsigned)t;
+                    }
+                }
             }
             __syncthreads();
         }
@@ -1023,7 +1050,9 @@ __global__ void k_combine(const double *__restrict__ phi, const double *__restri
         bool bad = false;
         if (t < n) combine_lane(phi + t * ts, plo + t * ts, nseg, ss, (size_t)gl, (size_t)L, a0, a1, bad);
         combine_tree(L, gl, a0, a1, bad);
-        if (gl == 0 && t < n) combine_put(t, bad, a0, a1, out, hi, lo, cnt, exc);
+        const bool mine = gl == 0 && t < n;
+        if (mine) combine_put(t, bad, a0, a1, out, hi, cnt, exc);
+        if (hi) push_lo_warp(mine && !bad && a1 != 0, t, a1, lo, n, cnt);
     }
 }
 
@@ -1329,8 +1358,9 @@ __device__ __forceinline__ void load_cols(const T *__restrict__ x, size_t cols, 
 
 /* axis cols, float types. Block = CV column vectors (VEC columns each) x RS = blockDim.x / CV row
  * lanes; blockIdx.y takes rows [y rpb, (y+1) rpb). Per thread VEC expansions; the RS lanes of a
- * column merge in shared memory. One y-block: hi/lo are the final (hi, lo) per column (exceptions
- * listed, hi = lo = 0); several: partials [y][col], NaN in hi marking a column to list. */
+ * column merge in shared memory. One y-block: hi per column and the lo-list (push_lo_warp's
+ * comment; exceptions listed, hi = 0); several: partials [y][col] in hi and lo, NaN in hi marking
+ * a column to list. */
 template <typename T, int VEC, int U>
 __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_t rows, size_t cols, size_t rpb,
                                                   int CV, int sq, int batch, int ug, double *hi, double *lo,
@@ -1412,18 +1442,44 @@ __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_
     }
     /* lane ry = 0 of column vector cx holds columns base + cx VEC + j at index cx VEC + j */
     const size_t base = (size_t)blockIdx.x * CV * VEC;
+    if (gridDim.y == 1) {   /* final: hi, and the nonzero lo through one atomic per block */
+        GP_SHARED_ARRAY(ull, lq, 2);   /* this block's nonzero lo: count, then their first slot */
+        if (t == 0) lq[0] = 0;
+        __syncthreads();
+        unsigned pos[VEC];   /* CV <= blockDim.x: VEC rounds cover the block's columns */
+#pragma unroll
+        for (int k = 0; k < VEC; k++) {
+            const int i = t + k * (int)blockDim.x;
+            const size_t c = base + (size_t)i;
+            pos[k] = ~0u;
+            if (i < CV * VEC && c < cols) {
+                const double b0 = s0[i];
+                if (isnan(b0)) { hi[c] = 0; push_exc(cnt, exc, c); }
+                else {
+                    hi[c] = b0;
+                    if (s1[i] != 0) pos[k] = (unsigned)atomicAdd(&lq[0], 1ull);
+                }
+            }
+        }
+        __syncthreads();
+        if (t == 0 && lq[0]) lq[1] = atomicAdd(cnt + 1, lq[0]);
+        __syncthreads();
+#pragma unroll
+        for (int k = 0; k < VEC; k++)
+            if (pos[k] != ~0u) {
+                const int i = t + k * (int)blockDim.x;
+                const size_t j = (size_t)lq[1] + pos[k];
+                lo[j] = s1[i];
+                reinterpret_cast<unsigned *>(lo + cols)[j] = (unsigned)(base + (size_t)i);
+            }
+        return;
+    }
     for (int i = t; i < CV * VEC; i += blockDim.x) {
         const size_t c = base + (size_t)i;
         if (c >= cols) break;
-        const double b0 = s0[i], b1 = s1[i];
-        if (gridDim.y == 1) {
-            if (isnan(b0)) { hi[c] = 0; lo[c] = 0; push_exc(cnt, exc, c); }
-            else { hi[c] = b0; lo[c] = b1; }
-        } else {
-            const size_t o = (size_t)blockIdx.y * cols + c;
-            hi[o] = b0;   /* NaN marks a column for the exact fallback */
-            lo[o] = b1;
-        }
+        const size_t o = (size_t)blockIdx.y * cols + c;
+        hi[o] = s0[i];   /* NaN marks a column for the exact fallback */
+        lo[o] = s1[i];
     }
 }
 
@@ -2913,10 +2969,11 @@ static int rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols,
             if (rc) return rc;
             p.limbs = done;
         }
-        if (!done) {   /* compact results: row values, or (hi, lo) per column and a list of exceptions */
-            GROW(c->d_out, c->out_cap, n * (axis == GP_AXIS_ROWS ? 1 : 2) * sizeof(double), 0);
+        if (!done) {   /* compact results: row values, or hi per column and the lo-list; a list of exceptions */
+            /* rows: n values; cols: hi [n], then the lo-list's values [n] and columns [n] */
+            GROW(c->d_out, c->out_cap, n * (axis == GP_AXIS_ROWS ? 8 : 20), 0);
             GROW(c->d_exc, c->exc_cap, n * sizeof(unsigned), 0);
-            CK(cudaMemsetAsync(c->d_cnt, 0, sizeof(ull), c->stream), "cudaMemsetAsync");
+            CK(cudaMemsetAsync(c->d_cnt, 0, 2 * sizeof(ull), c->stream), "cudaMemsetAsync");
             int rc = 0;
             if (axis == GP_AXIS_ROWS) {
                 FLOAT_SWITCH(t, rc = fsum_rows_u<T>(c, (const T *)dx, rows, cols, sq, f, (double *)c->d_out, err,
@@ -2993,10 +3050,11 @@ extern "C" int gp_cuda_rsum_fetch(gp_cuda_reduce *c, const void *dx, size_t rows
         c->fallbacks = (size_t)c->h_acc[rows];
         return 0;
     }
-    /* cols: (hi, lo) per column, listed columns as limbs (or, beyond xcap, a rerun) */
-    ull nexc = 0;
-    CK(cudaMemcpyAsync(&nexc, c->d_cnt, sizeof nexc, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+    /* cols: hi per column and the lo-list, listed columns as limbs (or, beyond xcap, a rerun) */
+    ull nn[2] = {0, 0};   /* listed columns, lo-list entries */
+    CK(cudaMemcpyAsync(nn, c->d_cnt, sizeof nn, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
     CK(cudaStreamSynchronize(c->stream), "reduce kernel");
+    const ull nexc = nn[0], nlo = nn[1];
     c->fallbacks = (size_t)nexc;
     if (nexc > p.xcap) {   /* too many for the exact column kernel: the first version's, whole panel */
         int rc = legacy_sum(c, dx, rows, cols, t, k == GP_RK_SQ, axis, f, err, errlen);
@@ -3010,23 +3068,35 @@ extern "C" int gp_cuda_rsum_fetch(gp_cuda_reduce *c, const void *dx, size_t rows
         add_limbs(acc, c->h_acc, cols, f);
         return 0;
     }
-    size_t hb = cols * 2 * sizeof(double), xb = (size_t)nexc * w * sizeof(long long), eb = (size_t)nexc * sizeof(unsigned);
-    int rc = stage(c, hb + xb + eb + 16, err, errlen);
+    const size_t hb = cols * sizeof(double), lb = (size_t)nlo * sizeof(double), ib = (size_t)nlo * sizeof(unsigned);
+    const size_t xo = hb + lb + ((ib + 7) & ~(size_t)7), xb = (size_t)nexc * w * sizeof(long long);
+    const size_t eb = (size_t)nexc * sizeof(unsigned);
+    int rc = stage(c, xo + xb + eb + 16, err, errlen);
     if (rc) return rc;
     char *h = (char *)c->h_acc;
-    CK(cudaMemcpyAsync(h, c->d_out, hb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+    const double *dhi = (const double *)c->d_out;
+    CK(cudaMemcpyAsync(h, dhi, hb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+    if (nlo) {
+        CK(cudaMemcpyAsync(h + hb, dhi + cols, lb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+        CK(cudaMemcpyAsync(h + hb + lb, dhi + 2 * cols, ib, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+    }
     if (nexc) {
-        CK(cudaMemcpyAsync(h + hb, c->d_xacc, xb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
-        CK(cudaMemcpyAsync(h + hb + xb, c->d_exc, eb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+        CK(cudaMemcpyAsync(h + xo, c->d_xacc, xb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+        CK(cudaMemcpyAsync(h + xo + xb, c->d_exc, eb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
     }
     CK(cudaStreamSynchronize(c->stream), "reduce kernel");
-    const double *hi = (const double *)h, *lo = hi + cols;
-    const long long *xl = (const long long *)(h + hb);
-    const unsigned *ex = (const unsigned *)(h + hb + xb);
-    for (size_t i = 0; i < cols; i++) {   /* listed columns have hi = lo = 0 */
-        int64_t *a = acc + i * w;
-        if (hi[i] != 0) gp_xdep_d(a, f.lo, hi[i]);
-        if (lo[i] != 0) gp_xdep_d(a, f.lo, lo[i]);
+    const double *hi = (const double *)h, *lo = (const double *)(h + hb);
+    const unsigned *lc = (const unsigned *)(h + hb + lb);
+    const long long *xl = (const long long *)(h + xo);
+    const unsigned *ex = (const unsigned *)(h + xo + xb);
+    for (size_t i = 0; i < cols; i++)   /* listed columns have hi = 0 and no lo */
+        if (hi[i] != 0) gp_xdep_d(acc + i * w, f.lo, hi[i]);
+    for (size_t j = 0; j < nlo; j++) {
+        if (lc[j] >= cols) {   /* never on a sound device: a kernel wrote outside its columns */
+            snprintf(err, errlen, "gp_cuda_rsum_fetch: lo-list entry %zu names column %u of %zu", j, lc[j], cols);
+            return GP_EINTERNAL;
+        }
+        gp_xdep_d(acc + (size_t)lc[j] * w, f.lo, lo[j]);
     }
     for (size_t j = 0; j < nexc; j++) {
         int64_t *a = acc + (size_t)ex[j] * w;
