@@ -31,7 +31,8 @@
  *               stats_sumsq (the exact sum of squares) and stats_aux (fingerprint, extrema,
  *               counts); checked against gp_cpu_rstats on host threads, every figure
  * GB/s = bytes of the matrix read / time (CUB and gpipe alike); "r+w GB/s" adds the bytes the op
- * writes (rows: 8 B per row, cols: 16 B per column for gpipe, 4 B per row for CUB), which bounds
+ * writes (rows: 8 B per row, cols: 8 B per column for gpipe, 12 B more per column whose lo is not
+ * 0, which this figure leaves out; 4 B per row for CUB), which bounds
  * the 2^27x4 row and 4x2^27 column cases. Timing: CUDA events around each call on the stream
  * the kernels run on, a spin kernel queued first (no host gap is timed), median of --reps after
  * 2 warm-ups.
@@ -471,7 +472,7 @@ double op_written(int o, size_t R, size_t C)
     gp_raxis a = op_axis(o);
     if (a == GP_AXIS_ALL) return 0;
     if (a == GP_AXIS_ROWS) return 8.0 * R;
-    return (o == SUM_COLS || o == ARG_COLS ? 16.0 : 8.0) * C;
+    return (o == ARG_COLS ? 16.0 : 8.0) * C;   /* SUM_COLS: hi, and 12 B more per nonzero lo (not counted) */
 }
 std::vector<std::string> split(const char *s, char sep)
 {
