@@ -11,7 +11,7 @@
  * Exits 77 when no CUDA device is visible. Built for the GPU (label gpu) and, with
  * -DGPIPE_CUDA_EMU=ON, on the CPU emulation (kernels/cuda/emu.h; --quick: small shapes, f32, f64,
  * i32, u8, two configurations per case; ~10 min on a 2-core machine).
- * usage: test_cuda_reduce [--quick] [-v] */
+ * usage: test_cuda_reduce [--quick] [-v] [--only RxC[,RxC...]]   (--only: those shapes of the table) */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -258,9 +258,15 @@ static void hash_check(gp_cuda_reduce *cu, const void *buf, size_t R, size_t C, 
 int main(int argc, char **argv)
 {
     int quick = 0;
+    const char *only = NULL;   /* --only: these shapes of the table, every variant (with --quick: its types) */
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "-v")) g_verbose = 1;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else {
+            fprintf(stderr, "usage: %s [--quick] [-v] [--only RxC[,RxC...]]\n", argv[0]);
+            return 2;
+        }
     }
     char err[512] = "";
     gp_cuda_reduce *cu = NULL;
@@ -294,7 +300,14 @@ int main(int argc, char **argv)
     size_t nfallback = 0, ncase = 0;
     for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
         const size_t R = shapes[si].r, C = shapes[si].c;
-        if (quick && !shapes[si].q) continue;
+        if (only) {
+            char nm[64];
+            snprintf(nm, sizeof nm, "%zux%zu", R, C);
+            const size_t ln = strlen(nm);
+            const char *p = only;
+            while ((p = strstr(p, nm)) && ((p != only && p[-1] != ',') || (p[ln] && p[ln] != ','))) p++;
+            if (!p) continue;
+        } else if (quick && !shapes[si].q) continue;
         for (int ti = 0; ti < ntypes; ti++) {
             gp_rtype t = types[ti];
             int isf = gp_rtype_is_float(t);
