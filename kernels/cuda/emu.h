@@ -78,23 +78,6 @@ static inline unsigned __vimax3_u32(unsigned a, unsigned b, unsigned c) { return
 static inline int __ffs(int x) { return __builtin_ffs(x); }
 static inline int __popc(unsigned x) { return __builtin_popcount(x); }
 static inline unsigned __viaddmin_u32(unsigned a, unsigned b, unsigned c) { return min(a + b, c); }
-static inline unsigned __vimax3_u16x2(unsigned a, unsigned b, unsigned c)
-{
-    const unsigned hi = max(max(a >> 16, b >> 16), c >> 16), lo = max(max(a & 0xffffu, b & 0xffffu), c & 0xffffu);
-    return hi << 16 | lo;
-}
-static inline unsigned __vimin3_u16x2(unsigned a, unsigned b, unsigned c)
-{
-    const unsigned hi = min(min(a >> 16, b >> 16), c >> 16), lo = min(min(a & 0xffffu, b & 0xffffu), c & 0xffffu);
-    return hi << 16 | lo;
-}
-static inline unsigned __byte_perm(unsigned a, unsigned b, unsigned s)   /* selector nibbles 0..7, no sign mode */
-{
-    const unsigned long long ab = (unsigned long long)b << 32 | a;
-    unsigned r = 0;
-    for (int i = 0; i < 4; i++) r |= (unsigned)(ab >> (8 * ((s >> (4 * i)) & 7)) & 0xffu) << (8 * i);
-    return r;
-}
 template <typename T> static inline T __ldg(const T *p) { return *p; }
 static inline long long clock64()
 {
