@@ -4,6 +4,8 @@
 # 0c1d830), sum_cols, uniform and wide, two rounds, --no-verify; (2) the new binary verified
 # (uniform, wide); (3) test_cuda_reduce on the column shapes of one y-block, every variant;
 # (4) test_cuda_reduce --quick.
+# Before: apply bench/results/2026-12-06-s32/call3/runs.patch (git apply), build build-gpu, pack v/bench,
+# v/tests/gpu and, as v/old, bench_reduce_gpu of f58d331 (the lo-list without runs: the baseline now).
 source .devdeps/activate.sh; rm -rf v; tar xJf .gpucarry/v.tar.xz; export LD_LIBRARY_PATH=$PWD/v/lib:$LD_LIBRARY_PATH
 O=$OUT; t0=$SECONDS
 nvidia-smi --query-gpu=name,vbios_version,clocks.max.memory --format=csv,noheader > $O/sum.txt
