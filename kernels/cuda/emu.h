@@ -172,18 +172,6 @@ template <typename T> static inline T shfl_idx(T v, int src_lane, int width)
     const unsigned lane = threadIdx.x & 31;
     return shfl_lane(v, (lane & ~((unsigned)width - 1)) + ((unsigned)src_lane % (unsigned)width));
 }
-/* __all_sync over the warp's threads that have not returned */
-static inline int all_sync(int p)
-{
-    const unsigned base = threadIdx.x & ~31u;
-    cur->xchg[threadIdx.x] = p != 0;
-    syncwarp();
-    int r = 1;
-    for (unsigned i = base; i < base + 32 && i < cur->nt; i++)
-        if (cur->state[i] != DONE && !cur->xchg[i]) r = 0;
-    syncwarp();
-    return r;
-}
 /* __ballot_sync over the warp's threads that have not returned (the others' bits 0) */
 static inline unsigned ballot_sync(int p)
 {
@@ -196,6 +184,8 @@ static inline unsigned ballot_sync(int p)
     syncwarp();
     return r;
 }
+/* __all_sync over the warp's threads that have not returned */
+static inline int all_sync(int p) { return ballot_sync(!p) == 0; }
 static void entry()
 {
     (*cur->body)();
