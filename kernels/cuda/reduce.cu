@@ -2130,7 +2130,7 @@ struct gp_cuda_reduce {
     size_t exc_cap;
     long long *d_xacc;    /* normalised limbs of listed columns */
     size_t xacc_cap;
-    ull *d_cnt;           /* number of listed targets */
+    ull *d_cnt;           /* [0] listed targets; cols: [1] lo-list entries (push_lo_warp) */
     ull *d_zacc;          /* axis-all limbs of one chunk + a block counter: zero between calls */
     ull *d_rx;            /* rows (columns) as whole sums: limbs + a block counter per row (column), zero
                            * between calls */
@@ -3043,6 +3043,10 @@ extern "C" int gp_cuda_rsum_fetch(gp_cuda_reduce *c, const void *dx, size_t rows
         CK(cudaStreamSynchronize(c->stream), "reduce kernel");
         add_limbs(acc, c->h_acc, cols, f);
         return 0;
+    }
+    if (nlo > cols) {   /* never on a sound device */
+        snprintf(err, errlen, "gp_cuda_rsum_fetch: %llu lo-list entries for %zu columns", nlo, cols);
+        return GP_EINTERNAL;
     }
     const size_t hb = cols * sizeof(double), lb = (size_t)nlo * sizeof(double), ib = (size_t)nlo * sizeof(unsigned);
     const size_t xo = hb + lb + ((ib + 7) & ~(size_t)7), xb = (size_t)nexc * w * sizeof(long long);
