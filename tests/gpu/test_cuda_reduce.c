@@ -1,16 +1,17 @@
 /* tests/gpu/test_cuda_reduce.c — the CUDA reduce kernels (kernels/cuda/reduce.cu) against the CPU
  * kernels, bit for bit, in one process: every op (sum, sumsq, min, max, absmax, argmin, argmax) on
  * every axis, f32/f64/i16/i32/i64/u8/u64, odd and degenerate shapes (1x1, 1xN, Nx1, 16-byte rows,
- * 4 x 2^k wide, unaligned pitches), five kinds of data (plain: the fast paths; wide exponents:
+ * 4 x 2^k wide, unaligned pitches), seven kinds of data (plain: the fast paths; wide exponents:
  * the exact fallbacks; small values with NaN/Inf/-0 and ties; floats at the edge of the span
- * test; floats all -0), gpipe stats (also on floats over their whole range) and verify's
+ * test; floats all -0; floats over their whole range, stats only; plain with zeros and
+ * subnormals among them; fill()), gpipe stats (also on floats over their whole range) and verify's
  * per-row and per-column fingerprints, each matrix as two panels merged
  * the way the driver merges them, under several kernel configurations (GP_CUDA_REDUCE: the
  * first version's kernels, small and large blocks, 2/4/8 loads in flight, few and many blocks, the
  * three ways of adding f32: batch=0 four at a time, 1 a step of U loads, 2 steps in runs).
  * Exits 77 when no CUDA device is visible. Built for the GPU (label gpu) and, with
  * -DGPIPE_CUDA_EMU=ON, on the CPU emulation (kernels/cuda/emu.h; --quick: small shapes, f32, f64,
- * i32, u8, two configurations per case; ~10 min on a 2-core machine).
+ * i32, u8, two configurations per case; ~14 min on a 2-core machine).
  * usage: test_cuda_reduce [--quick] [-v] [--only RxC[,RxC...]]   (--only: those shapes of the table) */
 #include <math.h>
 #include <stdarg.h>
@@ -50,8 +51,8 @@ static void fail(const char *tag, const char *fmt, ...)
  * sums' exactness test (spread <= 29 - log2 of the batch), where one more accepted step rounds;
  * 4 (floats) all -0: every path must give +0 sums (the row sums' plain-add merge sums a -0 run);
  * 5 (floats, stats only) the whole range of the type with NaN and +-Inf;
- * 6 (floats) plain, 1 in 16 elements +-0 or a tiny value: for f32 a subnormal whose high 16 bits
- * are zero (the exponent test may look at high halves only, and must not take one for a zero) */
+ * 6 (floats) plain, 1 in 16 elements +-0 or a tiny value: for f32 a subnormal with bits 1..0xffff
+ * (zeros and subnormals inside otherwise exact f32 steps: the span test's edge at the bottom) */
 static void fill(void *buf, size_t n, gp_rtype t, int kind)
 {
     for (size_t i = 0; i < n; i++) {
@@ -255,6 +256,19 @@ static void hash_check(gp_cuda_reduce *cu, const void *buf, size_t R, size_t C, 
     free(got);
 }
 
+/* whether the comma-separated list of RxC names holds R x C */
+static int names_shape(const char *list, size_t R, size_t C)
+{
+    char nm[64];
+    const size_t ln = (size_t)snprintf(nm, sizeof nm, "%zux%zu", R, C);
+    for (const char *q = list; *q;) {
+        const size_t n = strcspn(q, ",");
+        if (n == ln && !strncmp(q, nm, ln)) return 1;
+        q += n + (q[n] == ',');
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int quick = 0;
@@ -298,16 +312,22 @@ int main(int argc, char **argv)
                                      "kernels=fast,bps=8,batch=2,rw=1,rwr=2,rwp=2,rws=0,auto=1"};
     const int nvar = 9, ntypes = quick ? 4 : 7;
     size_t nfallback = 0, ncase = 0;
+    for (const char *q = only; q && *q;) {   /* every name of --only must be a shape of the table */
+        char one[64];
+        const size_t ln = strcspn(q, ",");
+        snprintf(one, sizeof one, "%.*s", (int)(ln < 63 ? ln : 63), q);
+        size_t si = 0;
+        while (si < sizeof shapes / sizeof *shapes && !names_shape(one, shapes[si].r, shapes[si].c)) si++;
+        if (si == sizeof shapes / sizeof *shapes) {
+            fprintf(stderr, "test_cuda_reduce: --only: '%s' is not a shape of the table\n", one);
+            gp_cuda_reduce_destroy(cu);
+            return 2;
+        }
+        q += ln + (q[ln] == ',');
+    }
     for (size_t si = 0; si < sizeof shapes / sizeof *shapes; si++) {
         const size_t R = shapes[si].r, C = shapes[si].c;
-        if (only) {
-            char nm[64];
-            snprintf(nm, sizeof nm, "%zux%zu", R, C);
-            const size_t ln = strlen(nm);
-            const char *p = only;
-            while ((p = strstr(p, nm)) && ((p != only && p[-1] != ',') || (p[ln] && p[ln] != ','))) p++;
-            if (!p) continue;
-        } else if (quick && !shapes[si].q) continue;
+        if (only ? !names_shape(only, R, C) : quick && !shapes[si].q) continue;
         for (int ti = 0; ti < ntypes; ti++) {
             gp_rtype t = types[ti];
             int isf = gp_rtype_is_float(t);
