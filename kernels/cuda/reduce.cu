@@ -803,9 +803,31 @@ __device__ __forceinline__ void push_exc(ull *cnt, unsigned *exc, size_t target)
 
 /* The lo-list of column results: hi[c] is written for every column c of n, its lo only where it
  * is not 0 (the sum of a few floats of one scale fits one double: 4 x 2^27 f32 wrote 1 GiB of
- * zeros), as lo[k] = the value and ((unsigned *)(lo + n))[k] = c for k < cnt[1], in any order
- * (the host adds each into its column's limbs, exactly, so the order never shows). Warp-uniform:
- * every lane of the warp calls it; one atomic per warp that has any. */
+ * zeros). Slots k < cnt[1] of lo[k] hold the values; ((unsigned *)(lo + n))[k] = the column, except
+ * in runs: run r < cnt[2] is ((unsigned *)(lo + n) + n)[4r .. 4r+2] = (first slot, first column,
+ * count), the lo of that many consecutive columns (zeros included; k_sum_cols writes a block's
+ * lo that way when most are nonzero: 8 B a column instead of 12 B a nonzero lo). Any order (the
+ * host adds each value into its column's limbs, exactly, so the order never shows). Runs: at
+ * most one per block of k_sum_cols, whose blocks hold >= 32 columns or all of them: n / 32 + 1.
+ * Every entry is written by put_lo (slot k: value, column) or put_run (a run's triple). */
+__device__ __forceinline__ void put_lo(double *lo, size_t n, size_t k, size_t c, double v)
+{
+    lo[k] = v;
+    reinterpret_cast<unsigned *>(lo + n)[k] = (unsigned)c;
+}
+
+/* a run of the lo-list: slots slot .. slot+m-1 hold the lo of columns c .. c+m-1 */
+__device__ __forceinline__ void put_run(double *lo, size_t n, ull *cnt, ull slot, size_t c, size_t m)
+{
+    unsigned *r = reinterpret_cast<unsigned *>(lo + n) + n + 4 * atomicAdd(cnt + 2, 1ull);
+    r[0] = (unsigned)slot;
+    r[1] = (unsigned)c;
+    r[2] = (unsigned)m;
+    r[3] = 0;
+}
+
+/* nonzero lo of a warp's columns into the lo-list. Warp-uniform (every lane of the warp calls it):
+ * one atomic per warp that has any. */
 __device__ __forceinline__ void push_lo_warp(bool has, size_t c, double v, double *lo, size_t n, ull *cnt)
 {
     const unsigned b = __ballot_sync(FULL, has);
@@ -815,9 +837,7 @@ __device__ __forceinline__ void push_lo_warp(bool has, size_t c, double v, doubl
     if (lane == lead) base = atomicAdd(cnt + 1, (ull)__popc(b));
     base = __shfl_sync(FULL, base, lead);
     if (has) {
-        const size_t k = (size_t)base + (size_t)__popc(b & ((1u << lane) - 1u));
-        lo[k] = v;
-        reinterpret_cast<unsigned *>(lo + n)[k] = (unsigned)c;
+        put_lo(lo, n, (size_t)base + (size_t)__popc(b & ((1u << lane) - 1u)), c, v);
     }
 }
 
@@ -1005,11 +1025,8 @@ __global__ void k_combine(const double *__restrict__ phi, const double *__restri
                 combine_tree(32, lane, a0, a1, bad);
                 if (lane == 0) {
                     combine_put(t, bad, a0, a1, out, hi, cnt, exc);
-                    if (hi && !bad && a1 != 0) {   /* one lane: a plain atomic (few targets here) */
-                        const size_t k = (size_t)atomicAdd(cnt + 1, 1ull);
-                        lo[k] = a1;
-                        reinterpret_cast<unsigned *>(lo + n)[k] = (unsigned)t;
-                    }
+                    if (hi && !bad && a1 != 0)   /* one lane: a plain atomic (few targets here) */
+                        put_lo(lo, n, (size_t)atomicAdd(cnt + 1, 1ull), t, a1);
                 }
             }
             __syncthreads();
@@ -1418,36 +1435,54 @@ __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_
     }
     /* lane ry = 0 of column vector cx holds columns base + cx VEC + j at index cx VEC + j */
     const size_t base = (size_t)blockIdx.x * CV * VEC;
-    if (gridDim.y == 1) {   /* final: hi, and the nonzero lo through one atomic per block */
-        GP_SHARED_ARRAY(ull, lq, 2);   /* this block's nonzero lo: count, then their first slot */
-        if (t == 0) lq[0] = 0;
-        __syncthreads();
-        unsigned pos[VEC];   /* CV <= blockDim.x: VEC rounds cover the block's columns */
+    if (gridDim.y == 1) {   /* final: hi, and the block's nonzero lo (lo-list) in column order */
+        const int lane = t & 31, wid = t >> 5, nw = (int)blockDim.x >> 5;
+        GP_SHARED_ARRAY(unsigned, wq, VEC * 16 + 2);   /* per (round, warp): count, then first slot */
+        unsigned bal[VEC];   /* CV <= blockDim.x: VEC rounds cover the block's columns */
 #pragma unroll
         for (int k = 0; k < VEC; k++) {
             const int i = t + k * (int)blockDim.x;
             const size_t c = base + (size_t)i;
-            pos[k] = ~0u;
+            bool has = false;
             if (i < CV * VEC && c < cols) {
                 const double b0 = s0[i];
                 if (isnan(b0)) { hi[c] = 0; push_exc(cnt, exc, c); }
-                else {
-                    hi[c] = b0;
-                    if (s1[i] != 0) pos[k] = (unsigned)atomicAdd(&lq[0], 1ull);
-                }
+                else { hi[c] = b0; has = s1[i] != 0; }
             }
+            bal[k] = __ballot_sync(FULL, has);
+            if (lane == 0) wq[k * nw + wid] = (unsigned)__popc(bal[k]);
         }
         __syncthreads();
-        if (t == 0 && lq[0]) lq[1] = atomicAdd(cnt + 1, lq[0]);
-        __syncthreads();
-#pragma unroll
-        for (int k = 0; k < VEC; k++)
-            if (pos[k] != ~0u) {
-                const int i = t + k * (int)blockDim.x;
-                const size_t j = (size_t)lq[1] + pos[k];
-                lo[j] = s1[i];
-                reinterpret_cast<unsigned *>(lo + cols)[j] = (unsigned)(base + (size_t)i);
+        const size_t nb = cols - base < (size_t)CV * VEC ? cols - base : (size_t)CV * VEC;   /* the block's columns */
+        if (t == 0) {   /* slots in column order: round, then warp, then lane */
+            unsigned m = 0;
+            for (int j = 0; j < VEC * nw; j++) { const unsigned q = wq[j]; wq[j] = m; m += q; }
+            /* most lo nonzero (wide exponents): the block's lo as one run of nb values, no column
+             * numbers (12 B a nonzero lo in the list, 8 B a column in a run) */
+            const bool run = m && 3 * (size_t)m >= 2 * nb;
+            ull slot = 0;
+            if (run) {
+                slot = atomicAdd(cnt + 1, (ull)nb);
+                put_run(lo, cols, cnt, slot, base, nb);
+            } else if (m) {
+                slot = atomicAdd(cnt + 1, (ull)m);
             }
+            wq[VEC * 16] = run;
+            wq[VEC * 16 + 1] = (unsigned)slot;
+        }
+        __syncthreads();
+        const bool run = wq[VEC * 16];
+        const size_t slot = wq[VEC * 16 + 1];
+#pragma unroll
+        for (int k = 0; k < VEC; k++) {
+            const int i = t + k * (int)blockDim.x;
+            if (run) {
+                if ((size_t)i < nb) lo[slot + (size_t)i] = isnan(s0[i]) ? 0 : s1[i];
+            } else if (bal[k] >> lane & 1u) {
+                const size_t j = slot + wq[k * nw + wid] + (unsigned)__popc(bal[k] & ((1u << lane) - 1u));
+                put_lo(lo, cols, j, base + (size_t)i, s1[i]);
+            }
+        }
         return;
     }
     for (int i = t; i < CV * VEC; i += blockDim.x) {
@@ -2130,7 +2165,7 @@ struct gp_cuda_reduce {
     size_t exc_cap;
     long long *d_xacc;    /* normalised limbs of listed columns */
     size_t xacc_cap;
-    ull *d_cnt;           /* [0] listed targets; cols: [1] lo-list entries (push_lo_warp) */
+    ull *d_cnt;           /* listed targets; cols: lo-list slots, runs (push_lo_warp) */
     ull *d_zacc;          /* axis-all limbs of one chunk + a block counter: zero between calls */
     ull *d_rx;            /* rows (columns) as whole sums: limbs + a block counter per row (column), zero
                            * between calls */
@@ -2247,7 +2282,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
-    if (!rc) rc = cuerr(cudaMalloc((void **)&c->d_cnt, 16), "cudaMalloc", err, errlen);
+    if (!rc) rc = cuerr(cudaMalloc((void **)&c->d_cnt, 32), "cudaMalloc", err, errlen);
     const size_t zbytes = (GP_XNL_MAX + GP_XSPECIAL + 1) * sizeof(ull);
     if (!rc) rc = cuerr(cudaMalloc((void **)&c->d_zacc, zbytes), "cudaMalloc", err, errlen);
     if (!rc) rc = cuerr(cudaMemsetAsync(c->d_zacc, 0, zbytes, c->stream), "cudaMemsetAsync", err, errlen);
@@ -2946,10 +2981,10 @@ static int rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols,
             p.limbs = done;
         }
         if (!done) {   /* compact results: row values, or hi per column and the lo-list; a list of exceptions */
-            /* rows: n values; cols: hi [n], then the lo-list's values [n] and columns [n] */
-            GROW(c->d_out, c->out_cap, n * (axis == GP_AXIS_ROWS ? 8 : 20), 0);
+            /* rows: n values; cols: hi [n], then the lo-list's values [n], columns [n] and runs */
+            GROW(c->d_out, c->out_cap, axis == GP_AXIS_ROWS ? n * 8 : n * 20 + (n / 32 + 2) * 16, 0);
             GROW(c->d_exc, c->exc_cap, n * sizeof(unsigned), 0);
-            CK(cudaMemsetAsync(c->d_cnt, 0, 2 * sizeof(ull), c->stream), "cudaMemsetAsync");
+            CK(cudaMemsetAsync(c->d_cnt, 0, 3 * sizeof(ull), c->stream), "cudaMemsetAsync");
             int rc = 0;
             if (axis == GP_AXIS_ROWS) {
                 FLOAT_SWITCH(t, rc = fsum_rows_u<T>(c, (const T *)dx, rows, cols, sq, f, (double *)c->d_out, err,
@@ -2992,6 +3027,13 @@ static void add_limbs(int64_t *acc, const long long *d, size_t ntarget, gp_xfmt 
     }
 }
 
+/* runs of the lo-list (push_lo_warp's comment) by first slot */
+static int cmp_run(const void *a, const void *b)
+{
+    const unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return (x > y) - (x < y);
+}
+
 extern "C" int gp_cuda_rsum_fetch(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols, gp_rtype t, gp_rkind k,
                                   gp_raxis axis, gp_xfmt f, int64_t *acc, double *rowval, char *err, size_t errlen)
 {
@@ -3027,10 +3069,10 @@ extern "C" int gp_cuda_rsum_fetch(gp_cuda_reduce *c, const void *dx, size_t rows
         return 0;
     }
     /* cols: hi per column and the lo-list, listed columns as limbs (or, beyond xcap, a rerun) */
-    ull nn[2] = {0, 0};   /* listed columns, lo-list entries */
+    ull nn[3] = {0, 0, 0};   /* listed columns, lo-list slots, runs */
     CK(cudaMemcpyAsync(nn, c->d_cnt, sizeof nn, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
     CK(cudaStreamSynchronize(c->stream), "reduce kernel");
-    const ull nexc = nn[0], nlo = nn[1];
+    const ull nexc = nn[0], nlo = nn[1], nrun = nn[2];
     c->fallbacks = (size_t)nexc;
     if (nexc > p.xcap) {   /* too many for the exact column kernel: the first version's, whole panel */
         int rc = legacy_sum(c, dx, rows, cols, t, k == GP_RK_SQ, axis, f, err, errlen);
@@ -3044,39 +3086,65 @@ extern "C" int gp_cuda_rsum_fetch(gp_cuda_reduce *c, const void *dx, size_t rows
         add_limbs(acc, c->h_acc, cols, f);
         return 0;
     }
-    if (nlo > cols) {   /* never on a sound device */
-        snprintf(err, errlen, "gp_cuda_rsum_fetch: %llu lo-list entries for %zu columns", nlo, cols);
+    if (nlo > cols || nrun > cols / 32 + 1) {   /* never on a sound device */
+        snprintf(err, errlen, "gp_cuda_rsum_fetch: %llu lo-list slots, %llu runs for %zu columns", nlo, nrun, cols);
         return GP_EINTERNAL;
     }
-    const size_t hb = cols * sizeof(double), lb = (size_t)nlo * sizeof(double), ib = (size_t)nlo * sizeof(unsigned);
-    const size_t xo = hb + lb + ((ib + 7) & ~(size_t)7), xb = (size_t)nexc * w * sizeof(long long);
-    const size_t eb = (size_t)nexc * sizeof(unsigned);
-    int rc = stage(c, xo + xb + eb + 16, err, errlen);
+    /* staging: runs, hi, lo values, their columns, exception limbs, exception columns */
+    const size_t rb = (size_t)nrun * 4 * sizeof(unsigned), hb = cols * sizeof(double), lb = (size_t)nlo * sizeof(double);
+    const size_t ib = (size_t)nlo * sizeof(unsigned), xb = (size_t)nexc * w * sizeof(long long);
+    const size_t ho = rb, lo_ = ho + hb, io = lo_ + lb, xo = (io + ib + 7) & ~(size_t)7, eo = xo + xb;
+    int rc = stage(c, eo + (size_t)nexc * sizeof(unsigned) + 16, err, errlen);
     if (rc) return rc;
     char *h = (char *)c->h_acc;
     const double *dhi = (const double *)c->d_out;
-    CK(cudaMemcpyAsync(h, dhi, hb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
-    if (nlo) {
-        CK(cudaMemcpyAsync(h + hb, dhi + cols, lb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
-        CK(cudaMemcpyAsync(h + hb + lb, dhi + 2 * cols, ib, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+    const unsigned *dlc = (const unsigned *)(dhi + 2 * cols);
+    unsigned *run = (unsigned *)h;
+    size_t inrun = 0;   /* slots in runs: their column numbers were never written */
+    if (nrun) {
+        CK(cudaMemcpyAsync(run, dlc + cols, rb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+        CK(cudaStreamSynchronize(c->stream), "reduce kernel");
+        qsort(run, (size_t)nrun, 4 * sizeof(unsigned), cmp_run);
+        for (size_t r = 0; r < nrun; r++) {
+            const unsigned *q = run + 4 * r;
+            if ((size_t)q[0] + q[2] > nlo || (size_t)q[1] + q[2] > cols || (r && q[0] < run[4 * r - 4] + run[4 * r - 2])) {
+                snprintf(err, errlen, "gp_cuda_rsum_fetch: run %zu (slot %u, column %u, %u) of %llu slots, %zu columns",
+                         r, q[0], q[1], q[2], nlo, cols);
+                return GP_EINTERNAL;
+            }
+            inrun += q[2];
+        }
     }
+    CK(cudaMemcpyAsync(h + ho, dhi, hb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+    if (nlo) CK(cudaMemcpyAsync(h + lo_, dhi + cols, lb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+    if (nlo > inrun) CK(cudaMemcpyAsync(h + io, dlc, ib, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
     if (nexc) {
         CK(cudaMemcpyAsync(h + xo, c->d_xacc, xb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
-        CK(cudaMemcpyAsync(h + xo + xb, c->d_exc, eb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+        CK(cudaMemcpyAsync(h + eo, c->d_exc, (size_t)nexc * sizeof(unsigned), cudaMemcpyDeviceToHost, c->stream),
+           "cudaMemcpyAsync D2H");
     }
     CK(cudaStreamSynchronize(c->stream), "reduce kernel");
-    const double *hi = (const double *)h, *lo = (const double *)(h + hb);
-    const unsigned *lc = (const unsigned *)(h + hb + lb);
+    const double *hi = (const double *)(h + ho), *lo = (const double *)(h + lo_);
+    const unsigned *lc = (const unsigned *)(h + io);
     const long long *xl = (const long long *)(h + xo);
-    const unsigned *ex = (const unsigned *)(h + xo + xb);
+    const unsigned *ex = (const unsigned *)(h + eo);
     for (size_t i = 0; i < cols; i++)   /* listed columns have hi = 0 and no lo */
         if (hi[i] != 0) gp_xdep_d(acc + i * w, f.lo, hi[i]);
-    for (size_t j = 0; j < nlo; j++) {
+    size_t r = 0;
+    for (size_t j = 0; j < nlo;) {
+        if (r < nrun && j == run[4 * r]) {   /* a run: consecutive columns, zeros included */
+            const unsigned *q = run + 4 * r++;
+            for (size_t i = 0; i < q[2]; i++)
+                if (lo[j + i] != 0) gp_xdep_d(acc + ((size_t)q[1] + i) * w, f.lo, lo[j + i]);
+            j += q[2];
+            continue;
+        }
         if (lc[j] >= cols) {   /* never on a sound device: a kernel wrote outside its columns */
             snprintf(err, errlen, "gp_cuda_rsum_fetch: lo-list entry %zu names column %u of %zu", j, lc[j], cols);
             return GP_EINTERNAL;
         }
         gp_xdep_d(acc + (size_t)lc[j] * w, f.lo, lo[j]);
+        j++;
     }
     for (size_t j = 0; j < nexc; j++) {
         int64_t *a = acc + (size_t)ex[j] * w;
