@@ -10,11 +10,7 @@
 source .devdeps/activate.sh; rm -rf v; tar xJf .gpucarry/v.tar.xz; export LD_LIBRARY_PATH=$PWD/v/lib:$LD_LIBRARY_PATH
 O=$OUT; L=/tmp/logs; mkdir -p $L; t0=$SECONDS
 nvidia-smi --query-gpu=name,vbios_version,clocks.max.memory --format=csv,noheader > $O/sum.txt
-for r in 1 2; do for d in uniform wide; do for b in old r1 bench; do
-  timeout 30 v/$b/bench_reduce_gpu --ops sum_cols --no-verify --data $d --reps 20 > $L/$b-$d-$r.txt 2>&1
-  echo "$b $d round $r rc=$? ($((SECONDS-t0)) s)" >> $O/sum.txt
-  grep -E "^sum_cols" $L/$b-$d-$r.txt | awk -v t="$b $d $r" '{printf "%s %s %s x%s r+w %s\n", t, $2, $3, $5, $4}' >> $O/sum.txt
-done; done; done
+bash bench/alternate.sh $L 2 'old r1 bench' 'uniform wide' --ops sum_cols --reps 20 | grep -v plain_ >> $O/sum.txt
 for d in uniform wide; do
   timeout 30 v/bench/bench_reduce_gpu --ops sum_cols --data $d --reps 5 > $L/verify-$d.txt 2>&1
   echo "verified $d rc=$? $(grep -ciE 'differ|mismatch|FAIL' $L/verify-$d.txt) difference lines ($((SECONDS-t0)) s)" >> $O/sum.txt
