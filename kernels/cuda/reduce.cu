@@ -805,7 +805,8 @@ __device__ __forceinline__ void push_exc(ull *cnt, unsigned *exc, size_t target)
  * is not 0 (the sum of a few floats of one scale fits one double: 4 x 2^27 f32 wrote 1 GiB of
  * zeros). Slots k < cnt[1] of lo[k] hold the values; ((unsigned *)(lo + n))[k] = the column, except
  * in runs: run r < cnt[2] is ((unsigned *)(lo + n) + n)[4r .. 4r+2] = (first slot, first column,
- * count), the lo of that many consecutive columns (zeros included; k_sum_cols writes a block's
+ * count), the lo of that many consecutive columns (cnt[3]: slots in runs, so that the host knows
+ * before reading the runs whether any column numbers are to be read) (zeros included; k_sum_cols writes a block's
  * lo that way when most are nonzero: 8 B a column instead of 12 B a nonzero lo). Any order (the
  * host adds each value into its column's limbs, exactly, so the order never shows). Runs: at
  * most one per block of k_sum_cols, whose blocks hold >= 32 columns or all of them: n / 32 + 1.
@@ -820,6 +821,7 @@ __device__ __forceinline__ void put_lo(double *lo, size_t n, size_t k, size_t c,
 __device__ __forceinline__ void put_run(double *lo, size_t n, ull *cnt, ull slot, size_t c, size_t m)
 {
     unsigned *r = reinterpret_cast<unsigned *>(lo + n) + n + 4 * atomicAdd(cnt + 2, 1ull);
+    atomicAdd(cnt + 3, (ull)m);
     r[0] = (unsigned)slot;
     r[1] = (unsigned)c;
     r[2] = (unsigned)m;
@@ -2165,7 +2167,7 @@ struct gp_cuda_reduce {
     size_t exc_cap;
     long long *d_xacc;    /* normalised limbs of listed columns */
     size_t xacc_cap;
-    ull *d_cnt;           /* listed targets; cols: lo-list slots, runs (push_lo_warp) */
+    ull *d_cnt;           /* listed targets; cols: lo-list slots, runs, slots in runs (put_lo, put_run) */
     ull *d_zacc;          /* axis-all limbs of one chunk + a block counter: zero between calls */
     ull *d_rx;            /* rows (columns) as whole sums: limbs + a block counter per row (column), zero
                            * between calls */
@@ -2984,7 +2986,7 @@ static int rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols,
             /* rows: n values; cols: hi [n], then the lo-list's values [n], columns [n] and runs */
             GROW(c->d_out, c->out_cap, axis == GP_AXIS_ROWS ? n * 8 : n * 20 + (n / 32 + 2) * 16, 0);
             GROW(c->d_exc, c->exc_cap, n * sizeof(unsigned), 0);
-            CK(cudaMemsetAsync(c->d_cnt, 0, 3 * sizeof(ull), c->stream), "cudaMemsetAsync");
+            CK(cudaMemsetAsync(c->d_cnt, 0, 4 * sizeof(ull), c->stream), "cudaMemsetAsync");
             int rc = 0;
             if (axis == GP_AXIS_ROWS) {
                 FLOAT_SWITCH(t, rc = fsum_rows_u<T>(c, (const T *)dx, rows, cols, sq, f, (double *)c->d_out, err,
@@ -3069,10 +3071,10 @@ extern "C" int gp_cuda_rsum_fetch(gp_cuda_reduce *c, const void *dx, size_t rows
         return 0;
     }
     /* cols: hi per column and the lo-list, listed columns as limbs (or, beyond xcap, a rerun) */
-    ull nn[3] = {0, 0, 0};   /* listed columns, lo-list slots, runs */
+    ull nn[4] = {0, 0, 0, 0};   /* listed columns, lo-list slots, runs, slots in runs */
     CK(cudaMemcpyAsync(nn, c->d_cnt, sizeof nn, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
     CK(cudaStreamSynchronize(c->stream), "reduce kernel");
-    const ull nexc = nn[0], nlo = nn[1], nrun = nn[2];
+    const ull nexc = nn[0], nlo = nn[1], nrun = nn[2], inrun = nn[3];
     c->fallbacks = (size_t)nexc;
     if (nexc > p.xcap) {   /* too many for the exact column kernel: the first version's, whole panel */
         int rc = legacy_sum(c, dx, rows, cols, t, k == GP_RK_SQ, axis, f, err, errlen);
@@ -3086,11 +3088,13 @@ extern "C" int gp_cuda_rsum_fetch(gp_cuda_reduce *c, const void *dx, size_t rows
         add_limbs(acc, c->h_acc, cols, f);
         return 0;
     }
-    if (nlo > cols || nrun > cols / 32 + 1) {   /* never on a sound device */
-        snprintf(err, errlen, "gp_cuda_rsum_fetch: %llu lo-list slots, %llu runs for %zu columns", nlo, nrun, cols);
+    if (nlo > cols || nrun > cols / 32 + 1 || inrun > nlo || (inrun != 0) != (nrun != 0)) {   /* never on a sound device */
+        snprintf(err, errlen, "gp_cuda_rsum_fetch: %llu lo-list slots, %llu runs of %llu slots for %zu columns", nlo,
+                 nrun, inrun, cols);
         return GP_EINTERNAL;
     }
-    /* staging: runs, hi, lo values, their columns, exception limbs, exception columns */
+    /* staging: runs, hi, lo values, their columns (none if every slot is in a run), exception limbs,
+     * exception columns; one synchronisation for all */
     const size_t rb = (size_t)nrun * 4 * sizeof(unsigned), hb = cols * sizeof(double), lb = (size_t)nlo * sizeof(double);
     const size_t ib = (size_t)nlo * sizeof(unsigned), xb = (size_t)nexc * w * sizeof(long long);
     const size_t ho = rb, lo_ = ho + hb, io = lo_ + lb, xo = (io + ib + 7) & ~(size_t)7, eo = xo + xb;
@@ -3100,21 +3104,7 @@ extern "C" int gp_cuda_rsum_fetch(gp_cuda_reduce *c, const void *dx, size_t rows
     const double *dhi = (const double *)c->d_out;
     const unsigned *dlc = (const unsigned *)(dhi + 2 * cols);
     unsigned *run = (unsigned *)h;
-    size_t inrun = 0;   /* slots in runs: their column numbers were never written */
-    if (nrun) {
-        CK(cudaMemcpyAsync(run, dlc + cols, rb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
-        CK(cudaStreamSynchronize(c->stream), "reduce kernel");
-        qsort(run, (size_t)nrun, 4 * sizeof(unsigned), cmp_run);
-        for (size_t r = 0; r < nrun; r++) {
-            const unsigned *q = run + 4 * r;
-            if ((size_t)q[0] + q[2] > nlo || (size_t)q[1] + q[2] > cols || (r && q[0] < run[4 * r - 4] + run[4 * r - 2])) {
-                snprintf(err, errlen, "gp_cuda_rsum_fetch: run %zu (slot %u, column %u, %u) of %llu slots, %zu columns",
-                         r, q[0], q[1], q[2], nlo, cols);
-                return GP_EINTERNAL;
-            }
-            inrun += q[2];
-        }
-    }
+    if (nrun) CK(cudaMemcpyAsync(run, dlc + cols, rb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
     CK(cudaMemcpyAsync(h + ho, dhi, hb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
     if (nlo) CK(cudaMemcpyAsync(h + lo_, dhi + cols, lb, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
     if (nlo > inrun) CK(cudaMemcpyAsync(h + io, dlc, ib, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
@@ -3124,6 +3114,20 @@ extern "C" int gp_cuda_rsum_fetch(gp_cuda_reduce *c, const void *dx, size_t rows
            "cudaMemcpyAsync D2H");
     }
     CK(cudaStreamSynchronize(c->stream), "reduce kernel");
+    if (nrun) {   /* by first slot; disjoint, inside the slots and columns, inrun slots in all */
+        qsort(run, (size_t)nrun, 4 * sizeof(unsigned), cmp_run);
+        ull sum = 0;
+        for (size_t r = 0; r < nrun; r++) {
+            const unsigned *q = run + 4 * r;
+            sum += q[2];
+            if ((size_t)q[0] + q[2] > nlo || (size_t)q[1] + q[2] > cols || (r && q[0] < run[4 * r - 4] + run[4 * r - 2]) ||
+                (r == nrun - 1 && sum != inrun)) {
+                snprintf(err, errlen, "gp_cuda_rsum_fetch: run %zu (slot %u, column %u, %u) of %llu slots, %zu columns, %llu in runs",
+                         r, q[0], q[1], q[2], nlo, cols, inrun);
+                return GP_EINTERNAL;
+            }
+        }
+    }
     const double *hi = (const double *)(h + ho), *lo = (const double *)(h + lo_);
     const unsigned *lc = (const unsigned *)(h + io);
     const long long *xl = (const long long *)(h + xo);
