@@ -184,6 +184,17 @@ static inline unsigned ballot_sync(int p)
     syncwarp();
     return r;
 }
+/* __syncthreads_or: a block barrier that returns whether any thread that has not returned passed p != 0 */
+static inline int syncthreads_or(int p)
+{
+    cur->xchg[threadIdx.x] = p != 0;
+    syncthreads();
+    int r = 0;
+    for (unsigned i = 0; i < cur->nt; i++)
+        if (cur->state[i] != DONE && cur->xchg[i]) r = 1;
+    syncthreads();
+    return r;
+}
 /* __all_sync over the warp's threads that have not returned */
 static inline int all_sync(int p) { return ballot_sync(!p) == 0; }
 static void entry()
@@ -289,6 +300,7 @@ template <typename... P> Launch<P...> launch(void (*k)(P...), dim3 g, dim3 b, si
 } // namespace emu
 
 #define __syncthreads() emu::syncthreads()
+#define __syncthreads_or(p) emu::syncthreads_or(p)
 #define __syncwarp(...) emu::syncwarp()
 template <typename T> static inline T __shfl_down_sync(unsigned, T v, unsigned delta, int width = 32)
 {
@@ -329,7 +341,7 @@ enum { cudaStreamNonBlocking = 1 };
 typedef enum { cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2, cudaMemcpyDeviceToDevice = 3 } cudaMemcpyKind;
 struct cudaDeviceProp {
     char name[256];
-    int multiProcessorCount, major, minor;
+    int multiProcessorCount, major, minor, memoryBusWidth;
 };
 static inline const char *cudaGetErrorString(cudaError_t e) { return e ? "emulated CUDA error" : "no error"; }
 static inline cudaError_t cudaGetLastError(void) { return cudaSuccess; }
@@ -342,6 +354,7 @@ static inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int)
     p->multiProcessorCount = s && atoi(s) > 0 ? atoi(s) : 4;
     p->major = 9;
     p->minor = 0;
+    p->memoryBusWidth = 5120;   /* an H100's: tuning ri=-1 means 0 */
     return cudaSuccess;
 }
 static inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t *s, int) { *s = (void *)1; return cudaSuccess; }

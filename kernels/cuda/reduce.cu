@@ -1441,6 +1441,7 @@ __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_
         const int lane = t & 31, wid = t >> 5, nw = (int)blockDim.x >> 5;
         GP_SHARED_ARRAY(unsigned, wq, VEC * 16 + 2);   /* per (round, warp): count, then first slot */
         unsigned bal[VEC];   /* CV <= blockDim.x: VEC rounds cover the block's columns */
+        bool any = false;
 #pragma unroll
         for (int k = 0; k < VEC; k++) {
             const int i = t + k * (int)blockDim.x;
@@ -1452,9 +1453,10 @@ __global__ void __launch_bounds__(512) k_sum_cols(const T *__restrict__ x, size_
                 else { hi[c] = b0; has = s1[i] != 0; }
             }
             bal[k] = __ballot_sync(FULL, has);
+            any |= has;
             if (lane == 0) wq[k * nw + wid] = (unsigned)__popc(bal[k]);
         }
-        __syncthreads();
+        if (!__syncthreads_or(any)) return;   /* no nonzero lo (data of one scale): no slots to take */
         const size_t nb = cols - base < (size_t)CV * VEC ? cols - base : (size_t)CV * VEC;   /* the block's columns */
         if (t == 0) {   /* slots in column order: round, then warp, then lane */
             unsigned m = 0;
@@ -2133,8 +2135,10 @@ struct Tune {
     int rws;       /* with rwp=2: 1 (default) the fast-path row sums staged in shared memory and stored every 32 steps
                     * of the grid (128-byte runs, bursts of 1 MiB on 132 SMs) instead of as they come; 0 not */
     int ri;        /* row sums by the row kernel with several segments a row: 1 segment s of nseg the row's chunks
-                    * of G U vectors s, s + nseg, ... (neighbouring warps read neighbouring memory); 0 (default)
-                    * contiguous segments */
+                    * of G U vectors s, s + nseg, ... (neighbouring warps read neighbouring memory); 0 contiguous
+                    * segments; -1 (default) 1 where the memory bus is wider than 5120 bits, else 0: 512 x 2^20
+                    * f32 rows on an H200 (6144 bits) 0.939-0.948x CUB -> 0.967-0.971, on an H100 (5120 bits)
+                    * 0.973-0.982 -> 0.965-0.973 (bench/NOTES.md, sessions 32-34) */
     int wc;        /* k_sum_all (axis all, rows and columns as whole sums): 1 a warp's U loads of a step read 512 U
                     * contiguous bytes; 0 (default) a block tile's U rows of blockDim.x vectors, a warp 512 B of each */
 };
@@ -2154,6 +2158,7 @@ struct Plan {
 struct gp_cuda_reduce {
     int dev;
     int sms;
+    int wide_bus;         /* memory bus wider than 5120 bits (tuning ri=-1) */
     cudaStream_t stream;
     void *d_in;
     size_t in_cap;
@@ -2251,12 +2256,12 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "rwr") && (n == 2 || n == 4)) t.rwr = n;
         else if (!strcmp(tok, "rwp") && (!strcmp(v, "0") || !strcmp(v, "2"))) t.rwp = n;
         else if (!strcmp(tok, "rws") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.rws = n;
-        else if (!strcmp(tok, "ri") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.ri = n;
+        else if (!strcmp(tok, "ri") && (!strcmp(v, "-1") || !strcmp(v, "0") || !strcmp(v, "1"))) t.ri = n;
         else if (!strcmp(tok, "wc") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.wc = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1, ri=0|1, wc=0|1", tok, v);
+                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1, ri=-1|0|1, wc=0|1", tok, v);
             return GP_EINVAL;
         }
     }
@@ -2280,7 +2285,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 2, 1, 0, 0};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 2, 1, -1, 0};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -2294,6 +2299,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     cudaDeviceProp p;
     cudaGetDeviceProperties(&p, c->dev);
     c->sms = p.multiProcessorCount;
+    c->wide_bus = p.memoryBusWidth > 5120;
     snprintf(c->desc, sizeof c->desc, "cuda:%d %s (sm_%d%d)", c->dev, p.name, p.major, p.minor);
     *out = c;
     return 0;
@@ -2693,6 +2699,9 @@ static bool fsum_rows_w(gp_cuda_reduce *c, const float *x, size_t rows, size_t c
     return true;
 }
 
+/* tuning ri, auto (-1) resolved by the memory bus */
+static int ri_on(const gp_cuda_reduce *c) { return c->tune.ri < 0 ? c->wide_bus : c->tune.ri; }
+
 template <typename T, int U>
 static int fsum_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int sq, gp_xfmt f, double *out,
                      char *err, size_t errlen)
@@ -2709,7 +2718,7 @@ static int fsum_rows(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, in
         if (nseg > 1) GROW(c->d_part, c->part_cap, rows * nseg * 2 * sizeof(double), 0);
         double *phi = (double *)c->d_part, *plo = phi + rows * nseg;
         GP_LAUNCH(rg.grid, bs, 0, c->stream, fast::k_sum_rows<T, U>)(x, rows, cols, sq, c->tune.batch, rg.lg, nseg, c->tune.fm,
-                                                                     c->tune.ug, c->tune.ri, out, phi, plo, c->d_cnt,
+                                                                     c->tune.ug, ri_on(c), out, phi, plo, c->d_cnt,
                                                                      c->d_exc);
         if (nseg > 1) launch_combine(c, phi, plo, rows, nseg, nseg, 1, out, NULL, NULL);
     }
