@@ -44,6 +44,8 @@
  * op and shape (results never depend on it; tests/gpu/test_cuda_reduce.c checks that).
  * usage: bench_reduce_gpu [--reps N] [--json FILE] [--tune] [--data uniform|wide] [--no-verify]
  *                         [--quick] [--probes] [--shape I]   (I: only the I-th shape, 0..4, e.g. under ncu)
+ *                         [--log2n L]  (2^L floats instead of 2^29, 22 <= L <= 32: a size sweep separates a
+ *                         fixed cost per call from a rate; --quick is L = 27)
  *                         [--cols C]  (the matrix as (n / C) x C instead, C a power of two)
  *                         [--ops sum_all,max_rows,...] [--variants 'SPEC;SPEC'] (tuning specs on top
  *                         of the default: the sums, or every op of --ops, in the same run)
@@ -643,12 +645,50 @@ int same(int o, size_t R, size_t C, const Res &g, const Res &c, char *why, size_
 
 } // namespace
 
+#ifdef GP_TSTAMP
+extern "C" void gp_cuda_reduce_tstamp(unsigned long long *host);
+/* GP_TSTAMP builds (diagnostic, bench/NOTES.md thirty-fifth session): where a whole-sum launch
+ * spends its time, from the blocks' %globaltimer stamps, against the events around it */
+void tstamp_report(Ctx &c, size_t R, size_t C)
+{
+    std::vector<unsigned long long> ts(4 << 14);
+    for (int rep = 0; rep < 3; rep++) {
+        gp_cuda_reduce_spin(c.cu, c.spin);
+        CK(cudaEventRecord(c.e0, c.s));
+        run_op(c, SUM_ALL, c.x, R, C);
+        CK(cudaEventRecord(c.e1, c.s));
+        CK(cudaEventSynchronize(c.e1));
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, c.e0, c.e1));
+        gp_cuda_reduce_tstamp(ts.data());
+        std::vector<double> st, le, fe, du;
+        unsigned long long t0 = ~0ull;
+        for (size_t b = 0; b < (1u << 14) && ts[b]; b++) t0 = std::min(t0, ts[b]);
+        for (size_t b = 0; b < (1u << 14) && ts[b]; b++) {
+            st.push_back((ts[b] - t0) * 1e-3);
+            le.push_back((ts[(1 << 14) + b] - t0) * 1e-3);
+            fe.push_back((ts[(2 << 14) + b] - t0) * 1e-3);
+            du.push_back(fe.back() - le.back());
+        }
+        std::sort(du.begin(), du.end());
+        std::sort(st.begin(), st.end());
+        std::sort(le.begin(), le.end());
+        std::sort(fe.begin(), fe.end());
+        size_t n = st.size();
+        printf("tstamp %zux%zu: %zu blocks, event %.1f us; starts 0..%.1f (median %.1f); loads end %.1f / %.1f / %.1f "
+               "/ %.1f (min / median / 90%% / max); counted (flush, fence, count) median %.1f max %.1f, per block median %.1f max %.1f; finish %.1f us\n",
+               R, C, n, ms * 1e3, st[n - 1], st[n / 2], le[0], le[n / 2], le[n * 9 / 10], le[n - 1], fe[n / 2], fe[n - 1], du[n / 2], du[n - 1],
+               (ts[3 << 14] - t0) * 1e-3);
+    }
+}
+#endif
+
 int main(int argc, char **argv)
 {
     Ctx c;
     const double t_start = seconds();
     const char *json = NULL, *data = "uniform";
-    int tune = 0, verify = 1, quick = 0, only = -1, probes = 0;
+    int tune = 0, verify = 1, quick = 0, only = -1, probes = 0, log2n = 0;
     size_t xcols = 0;   /* --cols C: the matrix as (n / C) x C, alone */
     const char *ops = NULL, *variants = NULL;
     for (int i = 1; i < argc; i++) {
@@ -658,6 +698,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--tune")) tune = 1;
         else if (!strcmp(argv[i], "--no-verify")) verify = 0;
         else if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--log2n") && i + 1 < argc) log2n = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--probes")) probes = 1;
         else if (!strcmp(argv[i], "--shape") && i + 1 < argc) only = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--cols") && i + 1 < argc) xcols = strtoull(argv[++i], NULL, 10);
@@ -665,7 +706,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--variants") && i + 1 < argc) variants = argv[++i];
         else {
             fprintf(stderr, "usage: bench_reduce_gpu [--reps N] [--json FILE] [--tune] [--data uniform|wide] "
-                    "[--no-verify] [--quick] [--probes] [--shape 0..4 | --cols C] [--ops sum_all,sum_rows,...] "
+                    "[--no-verify] [--quick | --log2n 22..32] [--probes] [--shape 0..4 | --cols C] [--ops sum_all,sum_rows,...] "
                     "[--variants 'SPEC;SPEC']\n");
             return 2;
         }
@@ -684,7 +725,12 @@ int main(int argc, char **argv)
     const char *base_tune = gp_cuda_reduce_tuning(c.cu);
     char deftune[160];
     snprintf(deftune, sizeof deftune, "%s", base_tune);
-    c.n = (size_t)1 << (quick ? 27 : 29);   /* 2 GiB of f32 (--quick: 512 MiB) */
+    if (!log2n) log2n = quick ? 27 : 29;   /* 2 GiB of f32 (--quick: 512 MiB) */
+    if (log2n < 22 || log2n > 32) {
+        fprintf(stderr, "bench_reduce_gpu: --log2n %d: want 22..32 (2^L floats)\n", log2n);
+        return 2;
+    }
+    c.n = (size_t)1 << log2n;
     c.bytes = c.n * sizeof(float);
     CK(cudaEventCreate(&c.e0));
     CK(cudaEventCreate(&c.e1));
@@ -700,7 +746,7 @@ int main(int argc, char **argv)
         fprintf(c.json, "{\"bench\":\"reduce_gpu\",\"device\":\"%s\",\"data\":\"%s\",\"mib\":%zu,\"reps\":%d,\"tuning\":\"%s\"}\n",
                 prop.name, data, c.bytes >> 20, c.reps, deftune);
 
-    const int sh = quick ? 25 : 27;   /* log2 of the element count / 4 */
+    const int sh = log2n - 2;   /* log2 of the element count / 4 */
     struct Shape { size_t r, c, vr, vc; } shapes[6] = {
         {(size_t)1 << (sh - 13), (size_t)1 << 15, 0, 0},
         {512, (size_t)1 << (sh - 7), 16, (size_t)1 << 20},
@@ -789,6 +835,9 @@ int main(int argc, char **argv)
             }
             record(c, op_name[o], R, C, ms, op_written(o, R, C), cub_gbps, copy_gbps, note);
             if (o == SUM_ALL) {
+#ifdef GP_TSTAMP
+                tstamp_report(c, R, C);
+#endif
                 sum_all_ms = ms;
                 if (sum0.empty()) sum0 = g.acc;
                 else if (g.acc != sum0) {

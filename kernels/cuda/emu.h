@@ -57,6 +57,18 @@ inline dim3 blockDim, gridDim;
 /* ---- arithmetic intrinsics ---- */
 static inline double __dadd_rn(double a, double b) { return a + b; }
 static inline double __dsub_rn(double a, double b) { return a - b; }
+/* a + b rounded down / up: the nearest sum moved one ulp where TwoSum says it lies on the other side
+ * (finite sums; an infinite or NaN one as it comes) */
+static inline double gp_emu_dadd_dir(double a, double b, int up)
+{
+    const double s = a + b;
+    if (!std::isfinite(s)) return s;
+    const double bp = s - a, e = (a - (s - bp)) + (b - bp);
+    if (up ? e > 0 : e < 0) return std::nextafter(s, up ? INFINITY : -INFINITY);
+    return s;
+}
+static inline double __dadd_rd(double a, double b) { return gp_emu_dadd_dir(a, b, 0); }
+static inline double __dadd_ru(double a, double b) { return gp_emu_dadd_dir(a, b, 1); }
 static inline double __dmul_rn(double a, double b) { return a * b; }
 static inline unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, 4); return u; }
 static inline float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }
@@ -94,6 +106,7 @@ static inline unsigned long long atomicExch(unsigned long long *p, unsigned long
     return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
 }
 static inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+template <typename T> static inline T __ldcg(const T *p) { return *p; }
 static inline unsigned long long atomicMin(unsigned long long *p, unsigned long long v)
 {
     unsigned long long o = __atomic_load_n(p, __ATOMIC_SEQ_CST);

@@ -578,6 +578,49 @@ __device__ __forceinline__ int run_add(Run &r, const float (&x)[N], double *flus
     run_init(r);
     return -1;
 }
+/* batch=3: exactness by directed rounding instead of the exponent test. The N floats are summed in
+ * double twice, every addition rounded down in one sum (lo) and up in the other (hi): rounding down
+ * (up) is monotone, so lo <= the exact sum <= hi, and lo == hi (finite) proves that lo IS the exact
+ * sum, whatever the order and whether any partial sum was rounded. F2F and two DADDs an element
+ * against F2F, one DADD and ~2.5 integer operations for the exponent test, and it passes whenever
+ * the exponent test does (then no addition rounds) and more often (it sees the actual bits). A run
+ * (Run.s exact) takes a step when s + t rounded down equals s + t rounded up. NaN never compares
+ * equal, an infinite sum is refused, and sums of f32 values cannot overflow a double. */
+template <int N>
+__device__ __forceinline__ bool sumNf_rr(const float (&x)[N], double &t)
+{
+    static_assert(N % 2 == 0 && N >= 4, "sumNf_rr: N even");
+    double lo0 = (double)x[0], lo1 = (double)x[1], hi0 = lo0, hi1 = lo1;
+#pragma unroll
+    for (int i = 2; i < N; i += 2) {
+        const double d0 = (double)x[i], d1 = (double)x[i + 1];
+        lo0 = __dadd_rd(lo0, d0);
+        hi0 = __dadd_ru(hi0, d0);
+        lo1 = __dadd_rd(lo1, d1);
+        hi1 = __dadd_ru(hi1, d1);
+    }
+    t = __dadd_rd(lo0, lo1);
+    return t == __dadd_ru(hi0, hi1) && isfinite(t);
+}
+/* A step of N floats into a run (batch=3), as run_add: 1 it went in; 0 the run was flushed first
+ * (*flush) and the step starts the new run; -1 the step alone is not exact (the run is reset). */
+template <int N>
+__device__ __forceinline__ int run_add_rr(Run &r, const float (&x)[N], double *flush)
+{
+    double t;
+    if (sumNf_rr<N>(x, t)) {
+        const double s = __dadd_rd(r.s, t);
+        if (s == __dadd_ru(r.s, t)) { r.s = s; r.n += N; return 1; }
+        *flush = r.n ? r.s : 0.0;
+        r.s = t;
+        r.n = N;
+        return 0;
+    }
+    *flush = r.n ? r.s : 0.0;
+    run_init(r);
+    return -1;
+}
+
 /* The U vectors of a thread's step as one array of floats for sumNf. */
 template <typename T, int U>
 __device__ __forceinline__ void flat(const A16<T> (&v)[U], float (&f)[U * 16 / sizeof(T)])
@@ -599,6 +642,7 @@ __device__ __forceinline__ bool step_f32(Run &run, const A16<T> (&v)[U], int bat
     flat<T, U>(v, fl);
     *out = 0;
     if (batch == 2) return run_add<U * 16 / sizeof(T)>(run, fl, out) >= 0;
+    if (batch == 3) return run_add_rr<U * 16 / sizeof(T)>(run, fl, out) >= 0;
     double t;
     if (!sumNf<U * 16 / sizeof(T)>(fl, t)) return false;   /* t is not exact: never hand it out */
     *out = t;
@@ -731,10 +775,29 @@ __device__ __noinline__ double xvalue_call(const ull *limbs, gp_xfmt f)
  * sh + l w, column c's limbs in gacc + c (w + 1) (the block counter in gacc[w]), and the last
  * block normalises column c into out + c w. MB > 0: 256-thread blocks, MB of them per SM (ptxas
  * otherwise keeps these kernels at 64 registers). */
+/* GP_TSTAMP (a diagnostic build of the bench only, never the product): block b of the whole sum
+ * stamps %globaltimer into gp_ts[k][b] at its start (k = 0), the end of its loads (1), the end of its
+ * flush, fence and block count (2); the last block its finish (3, slot 0). */
+#ifdef GP_TSTAMP
+__device__ ull gp_ts[4][1 << 14];
+__device__ __forceinline__ ull gtime()
+{
+    ull t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+#define GP_TS(k, slot)                                                                \
+    do {                                                                              \
+        if (!ROWS && C == 1 && threadIdx.x == 0 && (slot) < (1 << 14)) gp_ts[k][slot] = gtime(); \
+    } while (0)
+#else
+#define GP_TS(k, slot) ((void)0)
+#endif
+
 template <typename T, int U, bool ROWS, int C = 1, int MB = 0>
 __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, int wc, gp_xfmt f, ull *gacc,
-              long long *out, double *rout)
+              long long *out, double *rout, ull *part)
 {
     static_assert(!ROWS || C == 1, "k_sum_all: rows or columns");
     GP_EXTERN_SHARED(ull, sh);
@@ -742,6 +805,7 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     if constexpr (ROWS) x += blockIdx.y * n;
     for (int i = threadIdx.x; i < C * w; i += blockDim.x) sh[i] = 0;
     __syncthreads();
+    GP_TS(0, blockIdx.x);
     ull *const mine = C > 1 ? sh + (threadIdx.x & (C - 1)) * w : sh;   /* this lane's column */
     TState s;
     ts_init(s);
@@ -757,12 +821,20 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
              i += (size_t)gridDim.x * blockDim.x)
             ts_add<T>(s, x[i], sq, sh, f.lo);
     }
+    GP_TS(1, blockIdx.x);
     ts_warp_merge(s, mine, f.lo, isf, C);
     if ((threadIdx.x & 31) < C) ts_flush(s, mine, f, isf);
     __syncthreads();
     if constexpr (ROWS) gacc += blockIdx.y * (size_t)(w + 1);
-    for (int i = threadIdx.x; i < C * w; i += blockDim.x)
-        if (sh[i]) atomicAdd(gacc + i + (C > 1 ? i / w : 0), sh[i]);
+    /* part (tuning fin=2; axis all with out): the block's limbs stored into its own slot of part
+     * (w words a block), added up by the last block, instead of atomics into gacc */
+    const bool own = !ROWS && C == 1 && part && out;
+    if (own) {
+        for (int i = threadIdx.x; i < w; i += blockDim.x) part[(size_t)blockIdx.x * w + i] = sh[i];
+    } else {
+        for (int i = threadIdx.x; i < C * w; i += blockDim.x)
+            if (sh[i]) atomicAdd(gacc + i + (C > 1 ? i / w : 0), sh[i]);
+    }
     if (!ROWS && !out) return;
     /* the last block to finish (of the row) normalises the limbs into out (rounds them into
      * rout[r]) and leaves gacc (and its block counter gacc[w]) zero for the next call: no memset
@@ -772,9 +844,21 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     __syncthreads();
     if (threadIdx.x == 0) last[0] = atomicAdd(gacc + w, 1ull) == (ull)gridDim.x - 1;
     __syncthreads();
+    GP_TS(2, blockIdx.x);
     if (!last[0]) return;
     __threadfence();
-    for (int i = threadIdx.x; i < C * w; i += blockDim.x) sh[i] = atomicExch(gacc + i + (C > 1 ? i / w : 0), 0ull);
+    if (own) {   /* limb l of every block: 16 lanes across the limbs, blockDim.x / 16 groups across the blocks */
+        for (int i = threadIdx.x; i < w; i += blockDim.x) sh[i] = 0;
+        __syncthreads();
+        const int ng = blockDim.x / 16, g = threadIdx.x / 16;
+        for (int l = threadIdx.x % 16; l < w && g < ng; l += 16) {
+            ull a = 0;
+            for (unsigned b = g; b < gridDim.x; b += ng) a += __ldcg(part + (size_t)b * w + l);
+            if (a) atomicAdd(sh + l, a);
+        }
+    } else {
+        for (int i = threadIdx.x; i < C * w; i += blockDim.x) sh[i] = atomicExch(gacc + i + (C > 1 ? i / w : 0), 0ull);
+    }
     __syncthreads();
     if constexpr (ROWS) {
         if (threadIdx.x == 0) {
@@ -794,6 +878,7 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     }
     __syncthreads();
     for (int i = threadIdx.x; i < C * w; i += blockDim.x) out[i] = (long long)sh[i];
+    GP_TS(3, 0);
 }
 
 __device__ __forceinline__ void push_exc(ull *cnt, unsigned *exc, size_t target)
@@ -934,18 +1019,25 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
              * exact in double: plain adds merge them, with the same bits as the expansion merge
              * below (-0 as +0, as there), for less: a full warp per 2 KiB row 0.44 -> 0.55x CUB, the
              * default 4 lanes 0.887 -> 0.893 (bench/NOTES.md, 2026-12-02) */
-            if (fm && !sq && batch == 2) {
+            if (fm && !sq && batch >= 2) {
+                /* batch=3: the runs added rounded down (t) and up (th); equal, the sum is exact */
                 unsigned mx = run.mx, mn = run.mn, n = run.n;
-                double t = run.n ? run.s : 0.0;
+                double t = run.n ? run.s : 0.0, th = t;
                 int clean = !bad && a0 == 0 && a1 == 0;
                 for (int off = G >> 1; off > 0; off >>= 1) {
                     mx = max(mx, __shfl_down_sync(FULL, mx, off, G));
                     mn = min(mn, __shfl_down_sync(FULL, mn, off, G));
                     n += __shfl_down_sync(FULL, n, off, G);
-                    t = __dadd_rn(t, __shfl_down_sync(FULL, t, off, G));
+                    const double o = __shfl_down_sync(FULL, t, off, G);
+                    if (batch == 3) {
+                        th = __dadd_ru(th, __shfl_down_sync(FULL, th, off, G));
+                        t = __dadd_rd(t, o);
+                    } else {
+                        t = __dadd_rn(t, o);
+                    }
                     clean &= __shfl_down_sync(FULL, clean, off, G);
                 }
-                int ok = it >= items || (clean && n && span_ok(mx, mn, n));   /* valid in lane gl = 0 */
+                int ok = it >= items || (clean && n && (batch == 3 ? t == th : span_ok(mx, mn, n)));   /* valid in lane gl = 0 */
                 ok = __shfl_sync(FULL, ok, 0, G);
                 if (__all_sync(FULL, ok)) {
                     if (gl == 0 && it < items) {
@@ -2110,11 +2202,13 @@ struct Tune {
     int bs;        /* threads per block */
     int bps;       /* blocks per SM of the grid-stride kernels (at most what fits) */
     int unroll;    /* 16-byte loads in flight per thread (f32 sums; other types 4) */
-    int batch;     /* f32 sums: 1 one exact double sum per step of U loads (sumNf), 2 steps in runs, 0 sum4f */
+    int batch;     /* f32 sums: 1 one exact double sum per step of U loads (sumNf), 2 steps in runs, 0 sum4f; 3 runs
+                    * proven exact by sums rounded down and up (sumNf_rr) instead of the exponent test */
     int rsteps;    /* row sums: fewest steps of U vectors per lane when choosing lanes per row */
     int autoshape; /* f32 sums: bs and unroll per axis (AutoShape) unless bs, bps or unroll is set */
     int bal;       /* row sums: 1 every lane group gets the same number of (row, segment) items */
-    int fin;       /* axis all: 1 the last block finishes (no memset, no k_norm launch) */
+    int fin;       /* axis all: 1 the last block finishes (no memset, no k_norm launch); 2 the same with each block's
+                    * limbs stored into its own slot (d_bpart) and added up by the last block, no atomics */
     int fm;        /* row sums: 1 a group whose lanes' runs pass the span test together merges by plain adds
                     * (2^20 x 512: 0.887 -> 0.893-0.894x CUB, the others equal; bench/NOTES.md, sixth session) */
     int ug;        /* f32/f64 sums: 1 a step whose U loads are all in range loads them without a bounds test, from
@@ -2174,6 +2268,8 @@ struct gp_cuda_reduce {
     size_t xacc_cap;
     ull *d_cnt;           /* listed targets; cols: lo-list slots, runs, slots in runs (put_lo, put_run) */
     ull *d_zacc;          /* axis-all limbs of one chunk + a block counter: zero between calls */
+    ull *d_bpart;         /* tuning fin=2: each block's limbs of the whole sum */
+    size_t bpart_cap;
     ull *d_rx;            /* rows (columns) as whole sums: limbs + a block counter per row (column), zero
                            * between calls */
     size_t rx_cap;        /* bytes */
@@ -2243,10 +2339,10 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "bps") && n >= 1 && n <= 64) { t.bps = n; t.autoshape = 0; }
         else if (!strcmp(tok, "unroll") && (n == 2 || n == 4 || n == 8 || n == 16)) { t.unroll = n; t.autoshape = 0; }
         else if (!strcmp(tok, "auto") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.autoshape = n;
-        else if (!strcmp(tok, "batch") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.batch = n;
+        else if (!strcmp(tok, "batch") && n >= 0 && n <= 3 && !v[1]) t.batch = n;
         else if (!strcmp(tok, "rsteps") && n >= 1 && n <= 64) t.rsteps = n;
         else if (!strcmp(tok, "bal") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.bal = n;
-        else if (!strcmp(tok, "fin") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fin = n;
+        else if (!strcmp(tok, "fin") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.fin = n;
         else if (!strcmp(tok, "fm") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fm = n;
         else if (!strcmp(tok, "ug") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.ug = n;
         else if (!strcmp(tok, "rx") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.rx = n;
@@ -2260,7 +2356,7 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "wc") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.wc = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
-                     "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
+                     "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2|3, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1|2, "
                      "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1, ri=-1|0|1, wc=0|1", tok, v);
             return GP_EINVAL;
         }
@@ -2309,7 +2405,7 @@ extern "C" void gp_cuda_reduce_destroy(gp_cuda_reduce *c)
 {
     if (!c) return;
     cudaSetDevice(c->dev);
-    void *dev[] = {c->d_in, c->d_acc, c->d_out, c->d_part, c->d_exc, c->d_xacc, c->d_cnt, c->d_zacc, c->d_stats, c->d_rx};
+    void *dev[] = {c->d_in, c->d_acc, c->d_out, c->d_part, c->d_exc, c->d_xacc, c->d_cnt, c->d_zacc, c->d_stats, c->d_rx, c->d_bpart};
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
         if (dev[i]) cudaFree(dev[i]);
     if (c->h_acc) cudaFreeHost(c->h_acc);
@@ -2578,11 +2674,12 @@ static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f,
         size_t work = (m / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
         unsigned g = grid_for(c, kern, bs, smem, work);
         if (zacc) {   /* one chunk: limbs in zacc (kept zero), normalised into acc by the last block */
-            GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, zacc, acc, (double *)NULL);
+            GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, zacc, acc, (double *)NULL,
+                                                     c->tune.fin == 2 ? c->d_bpart : (ull *)NULL);
             break;
         }
         GP_LAUNCH(g, bs, smem, c->stream, kern)(x + s, m, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, reinterpret_cast<ull *>(acc),
-                                                 (long long *)NULL, (double *)NULL);
+                                                 (long long *)NULL, (double *)NULL, (ull *)NULL);
         GP_LAUNCH(1, 32, 0, c->stream, k_norm)(acc, 1, f.nl, w);
     }
 }
@@ -2623,7 +2720,7 @@ static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     int rc = rx_scratch(c, rows * (size_t)(w + 1) * sizeof(ull), err, errlen);
     if (rc) return rc;
     GP_LAUNCH(dim3((unsigned)bpr, (unsigned)rows), bs, smem, c->stream, kern)(
-        x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, c->d_rx, (long long *)NULL, out);
+        x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, c->d_rx, (long long *)NULL, out, (ull *)NULL);
     *done = true;
     return 0;
 }
@@ -2655,7 +2752,8 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     }
     const size_t smem = cols * w * sizeof(ull), work = (n / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
     const unsigned g = grid_for(c, kern, bs, smem, work ? work : 1);
-    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, c->d_rx, c->d_acc, (double *)NULL);
+    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, c->d_rx, c->d_acc, (double *)NULL,
+                                             (ull *)NULL);
     *done = true;
     return 0;
 }
@@ -2982,6 +3080,7 @@ static int rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols,
         /* one chunk: the kernel alone (zacc); else a memset, then a kernel and a k_norm per chunk */
         ull *zacc = c->tune.fin && rows * cols && rows * cols <= sum_chunk(t == GP_RT_F32) ? c->d_zacc : NULL;
         if (!zacc) CK(cudaMemsetAsync(c->d_acc, 0, w * sizeof(long long), c->stream), "cudaMemsetAsync");
+        if (zacc && c->tune.fin == 2) GROW(c->d_bpart, c->bpart_cap, (size_t)c->sms * 64 * w * sizeof(ull), 0);
         TYPE_SWITCH(t, fsum_all_u<T>(c, (const T *)dx, rows * cols, sq, f, c->d_acc, zacc));
     } else {
         bool done = false;
@@ -3314,6 +3413,14 @@ extern "C" int gp_cuda_rarg(gp_cuda_reduce *c, const void *buf, size_t rows, siz
 }
 
 /* The GPU kept busy for `cycles` clocks (benchmarks: queue the timed work behind it). */
+#ifdef GP_TSTAMP
+/* the whole sum's stamps (GP_TS) of the last launch: 4 x 2^14 */
+extern "C" void gp_cuda_reduce_tstamp(unsigned long long *host)
+{
+    cudaMemcpyFromSymbol(host, fast::gp_ts, sizeof fast::gp_ts);
+}
+#endif
+
 extern "C" void gp_cuda_reduce_spin(gp_cuda_reduce *c, long long cycles)
 {
     GP_LAUNCH(1, 1, 0, c->stream, fast::k_spin)(cycles);
