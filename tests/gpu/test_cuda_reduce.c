@@ -67,6 +67,11 @@ static void fill(void *buf, size_t n, gp_rtype t, int kind)
             if (r < 2) d = r ? -0.0 : 0.0;
             else if (r < 4) d = (r & 1 ? -1.0 : 1.0) * 0x1p-149 * (double)(1 + rnd() % 65535);   /* f32 bits 1..0xffff */
         }
+        else if (kind == 7) {   /* one scale per 8192 elements (a 256 x 8 f32 tile), 2^24 or 2^-24 by a hash:
+                                 * consecutive steps of a thread that are each exact but not together */
+            const uint64_t h = ((uint64_t)(i >> 13) + 1) * 0x9E3779B97F4A7C15ull;
+            d = ldexp(urand(), (h >> 63) ? 24 : -24);
+        }
         else if (kind == 5) {   /* the whole range of the type: subnormals, squares that overflow, NaN, +-Inf */
             d = t == GP_RT_F32 ? ldexp(urand(), (int)(rnd() % 300) - 150) : ldexp(urand(), (int)(rnd() % 2100) - 1074);
             uint64_t r = rnd() % 200;
@@ -334,7 +339,8 @@ int main(int argc, char **argv)
             if (shapes[si].big && ti >= 3) continue;   /* large shapes: f32, f64, i32 */
             size_t es = gp_rtype_size(t);
             void *buf = malloc(R * C * es + 16);
-            for (int kind = 0; kind < 7; kind++) {
+            for (int kind = 0; kind < 8; kind++) {
+                if (kind == 7 && (t != GP_RT_F32 || R * C < ((size_t)1 << 15))) continue;   /* f32 runs across tiles */
                 if (!isf && kind == 2 && t != GP_RT_U8 && t != GP_RT_I64) continue;
                 if (!isf && kind >= 3) continue;
                 fill(buf, R * C, t, kind);
