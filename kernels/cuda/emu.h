@@ -106,7 +106,6 @@ static inline unsigned long long atomicExch(unsigned long long *p, unsigned long
     return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
 }
 static inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
-template <typename T> static inline T __ldcg(const T *p) { return *p; }
 static inline unsigned long long atomicMin(unsigned long long *p, unsigned long long v)
 {
     unsigned long long o = __atomic_load_n(p, __ATOMIC_SEQ_CST);

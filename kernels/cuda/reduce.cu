@@ -635,14 +635,14 @@ __device__ __forceinline__ void flat(const A16<T> (&v)[U], float (&f)[U * 16 / s
 /* The f32 fast paths for one step (U vectors) of a thread, batch = 1 or 2. *out is a value the
  * caller adds to its expansion (0: none): batch=1 the step's exact sum; batch=2 a run that ended.
  * Returns false when the step itself was not added (the caller adds it element by element). */
-template <typename T, int U>
+template <typename T, int U, bool RR = false>
 __device__ __forceinline__ bool step_f32(Run &run, const A16<T> (&v)[U], int batch, double *out)
 {
     float fl[U * 16 / sizeof(T)];
     flat<T, U>(v, fl);
     *out = 0;
+    if constexpr (RR) return run_add_rr<U * 16 / sizeof(T)>(run, fl, out) >= 0;
     if (batch == 2) return run_add<U * 16 / sizeof(T)>(run, fl, out) >= 0;
-    if (batch == 3) return run_add_rr<U * 16 / sizeof(T)>(run, fl, out) >= 0;
     double t;
     if (!sumNf<U * 16 / sizeof(T)>(fl, t)) return false;   /* t is not exact: never hand it out */
     *out = t;
@@ -726,7 +726,7 @@ __device__ __forceinline__ void col_exchange(A16<T> (&v)[U])
  * (gridDim.x tiles: a grid-stride sweep), into the thread state s (spills into the shared
  * superaccumulator sh): U loads in flight per thread, f32 steps added in runs of exact double sums
  * (step_f32). */
-template <typename T, int U, int C>
+template <typename T, int U, int C, bool RR = false>
 __device__ __forceinline__ void sum_tiles(TState &s, const A16<T> *xv, size_t nv, size_t b0, size_t stride, int sq,
                                           int batch, int ug, int wc, ull *sh, int lo)
 {
@@ -746,7 +746,7 @@ __device__ __forceinline__ void sum_tiles(TState &s, const A16<T> *xv, size_t nv
         if constexpr (std::is_same<T, float>::value && U >= 2) {
             if (!sq && batch) {
                 double t;
-                const bool done = step_f32<T, U>(run, v, batch, &t);
+                const bool done = step_f32<T, U, RR>(run, v, batch, &t);
                 if (t != 0) exp_add(s.a, t, sh, lo);
                 if (done) continue;
             }
@@ -797,7 +797,7 @@ __device__ __forceinline__ ull gtime()
 template <typename T, int U, bool ROWS, int C = 1, int MB = 0>
 __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, int wc, gp_xfmt f, ull *gacc,
-              long long *out, double *rout, ull *part)
+              long long *out, double *rout)
 {
     static_assert(!ROWS || C == 1, "k_sum_all: rows or columns");
     GP_EXTERN_SHARED(ull, sh);
@@ -811,8 +811,14 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     ts_init(s);
     constexpr int VEC = 16 / sizeof(T);
     const size_t nv = n / VEC, tile = (size_t)blockDim.x * U;
-    sum_tiles<T, U, C>(s, reinterpret_cast<const A16<T> *>(x), nv, blockIdx.x * tile, (size_t)gridDim.x * tile, sq,
-                       batch, ug, wc, mine, f.lo);
+    /* batch=3: the loop with the directed-rounding runs, a second copy of it (a run-time test inside
+     * one loop made ptxas keep both tests' state: batch=2 lost 9 points on an H100) */
+    const A16<T> *xv = reinterpret_cast<const A16<T> *>(x);
+    if (std::is_same<T, float>::value && batch == 3)
+        sum_tiles<T, U, C, std::is_same<T, float>::value>(s, xv, nv, blockIdx.x * tile, (size_t)gridDim.x * tile, sq,
+                                                          batch, ug, wc, mine, f.lo);
+    else
+        sum_tiles<T, U, C>(s, xv, nv, blockIdx.x * tile, (size_t)gridDim.x * tile, sq, batch, ug, wc, mine, f.lo);
     if constexpr (C > 1) {   /* the tail: element i is column i mod C, and C divides nv VEC */
         if (blockIdx.x == 0 && threadIdx.x < C)
             for (size_t i = nv * VEC + threadIdx.x; i < n; i += C) ts_add<T>(s, x[i], sq, mine, f.lo);
@@ -826,15 +832,8 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     if ((threadIdx.x & 31) < C) ts_flush(s, mine, f, isf);
     __syncthreads();
     if constexpr (ROWS) gacc += blockIdx.y * (size_t)(w + 1);
-    /* part (tuning fin=2; axis all with out): the block's limbs stored into its own slot of part
-     * (w words a block), added up by the last block, instead of atomics into gacc */
-    const bool own = !ROWS && C == 1 && part && out;
-    if (own) {
-        for (int i = threadIdx.x; i < w; i += blockDim.x) part[(size_t)blockIdx.x * w + i] = sh[i];
-    } else {
-        for (int i = threadIdx.x; i < C * w; i += blockDim.x)
-            if (sh[i]) atomicAdd(gacc + i + (C > 1 ? i / w : 0), sh[i]);
-    }
+    for (int i = threadIdx.x; i < C * w; i += blockDim.x)
+        if (sh[i]) atomicAdd(gacc + i + (C > 1 ? i / w : 0), sh[i]);
     if (!ROWS && !out) return;
     /* the last block to finish (of the row) normalises the limbs into out (rounds them into
      * rout[r]) and leaves gacc (and its block counter gacc[w]) zero for the next call: no memset
@@ -847,18 +846,7 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     GP_TS(2, blockIdx.x);
     if (!last[0]) return;
     __threadfence();
-    if (own) {   /* limb l of every block: 16 lanes across the limbs, blockDim.x / 16 groups across the blocks */
-        for (int i = threadIdx.x; i < w; i += blockDim.x) sh[i] = 0;
-        __syncthreads();
-        const int ng = blockDim.x / 16, g = threadIdx.x / 16;
-        for (int l = threadIdx.x % 16; l < w && g < ng; l += 16) {
-            ull a = 0;
-            for (unsigned b = g; b < gridDim.x; b += ng) a += __ldcg(part + (size_t)b * w + l);
-            if (a) atomicAdd(sh + l, a);
-        }
-    } else {
-        for (int i = threadIdx.x; i < C * w; i += blockDim.x) sh[i] = atomicExch(gacc + i + (C > 1 ? i / w : 0), 0ull);
-    }
+    for (int i = threadIdx.x; i < C * w; i += blockDim.x) sh[i] = atomicExch(gacc + i + (C > 1 ? i / w : 0), 0ull);
     __syncthreads();
     if constexpr (ROWS) {
         if (threadIdx.x == 0) {
@@ -975,6 +963,7 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
                                                   size_t nseg, int fm, int ug, int ri, double *out, double *phi,
                                                   double *plo, ull *cnt, unsigned *exc)
 {
+    if (batch == 3) batch = 2;   /* the directed-rounding runs are the whole-sum loop's (sum_tiles) */
     constexpr int VEC = 16 / sizeof(T);
     const int G = 1 << lg, lane = threadIdx.x & 31, gl = lane & (G - 1), gpw = 32 >> lg;
     const size_t warp = (blockIdx.x * (size_t)blockDim.x + threadIdx.x) >> 5;
@@ -1019,25 +1008,18 @@ __global__ void __launch_bounds__(512) k_sum_rows(const T *__restrict__ x, size_
              * exact in double: plain adds merge them, with the same bits as the expansion merge
              * below (-0 as +0, as there), for less: a full warp per 2 KiB row 0.44 -> 0.55x CUB, the
              * default 4 lanes 0.887 -> 0.893 (bench/NOTES.md, 2026-12-02) */
-            if (fm && !sq && batch >= 2) {
-                /* batch=3: the runs added rounded down (t) and up (th); equal, the sum is exact */
+            if (fm && !sq && batch == 2) {
                 unsigned mx = run.mx, mn = run.mn, n = run.n;
-                double t = run.n ? run.s : 0.0, th = t;
+                double t = run.n ? run.s : 0.0;
                 int clean = !bad && a0 == 0 && a1 == 0;
                 for (int off = G >> 1; off > 0; off >>= 1) {
                     mx = max(mx, __shfl_down_sync(FULL, mx, off, G));
                     mn = min(mn, __shfl_down_sync(FULL, mn, off, G));
                     n += __shfl_down_sync(FULL, n, off, G);
-                    const double o = __shfl_down_sync(FULL, t, off, G);
-                    if (batch == 3) {
-                        th = __dadd_ru(th, __shfl_down_sync(FULL, th, off, G));
-                        t = __dadd_rd(t, o);
-                    } else {
-                        t = __dadd_rn(t, o);
-                    }
+                    t = __dadd_rn(t, __shfl_down_sync(FULL, t, off, G));
                     clean &= __shfl_down_sync(FULL, clean, off, G);
                 }
-                int ok = it >= items || (clean && n && (batch == 3 ? t == th : span_ok(mx, mn, n)));   /* valid in lane gl = 0 */
+                int ok = it >= items || (clean && n && span_ok(mx, mn, n));   /* valid in lane gl = 0 */
                 ok = __shfl_sync(FULL, ok, 0, G);
                 if (__all_sync(FULL, ok)) {
                     if (gl == 0 && it < items) {
@@ -2207,8 +2189,7 @@ struct Tune {
     int rsteps;    /* row sums: fewest steps of U vectors per lane when choosing lanes per row */
     int autoshape; /* f32 sums: bs and unroll per axis (AutoShape) unless bs, bps or unroll is set */
     int bal;       /* row sums: 1 every lane group gets the same number of (row, segment) items */
-    int fin;       /* axis all: 1 the last block finishes (no memset, no k_norm launch); 2 the same with each block's
-                    * limbs stored into its own slot (d_bpart) and added up by the last block, no atomics */
+    int fin;       /* axis all: 1 the last block finishes (no memset, no k_norm launch) */
     int fm;        /* row sums: 1 a group whose lanes' runs pass the span test together merges by plain adds
                     * (2^20 x 512: 0.887 -> 0.893-0.894x CUB, the others equal; bench/NOTES.md, sixth session) */
     int ug;        /* f32/f64 sums: 1 a step whose U loads are all in range loads them without a bounds test, from
@@ -2268,8 +2249,6 @@ struct gp_cuda_reduce {
     size_t xacc_cap;
     ull *d_cnt;           /* listed targets; cols: lo-list slots, runs, slots in runs (put_lo, put_run) */
     ull *d_zacc;          /* axis-all limbs of one chunk + a block counter: zero between calls */
-    ull *d_bpart;         /* tuning fin=2: each block's limbs of the whole sum */
-    size_t bpart_cap;
     ull *d_rx;            /* rows (columns) as whole sums: limbs + a block counter per row (column), zero
                            * between calls */
     size_t rx_cap;        /* bytes */
@@ -2342,7 +2321,7 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "batch") && n >= 0 && n <= 3 && !v[1]) t.batch = n;
         else if (!strcmp(tok, "rsteps") && n >= 1 && n <= 64) t.rsteps = n;
         else if (!strcmp(tok, "bal") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.bal = n;
-        else if (!strcmp(tok, "fin") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.fin = n;
+        else if (!strcmp(tok, "fin") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fin = n;
         else if (!strcmp(tok, "fm") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fm = n;
         else if (!strcmp(tok, "ug") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.ug = n;
         else if (!strcmp(tok, "rx") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.rx = n;
@@ -2356,7 +2335,7 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "wc") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.wc = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
-                     "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2|3, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1|2, "
+                     "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2|3, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
                      "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1, ri=-1|0|1, wc=0|1", tok, v);
             return GP_EINVAL;
         }
@@ -2405,7 +2384,7 @@ extern "C" void gp_cuda_reduce_destroy(gp_cuda_reduce *c)
 {
     if (!c) return;
     cudaSetDevice(c->dev);
-    void *dev[] = {c->d_in, c->d_acc, c->d_out, c->d_part, c->d_exc, c->d_xacc, c->d_cnt, c->d_zacc, c->d_stats, c->d_rx, c->d_bpart};
+    void *dev[] = {c->d_in, c->d_acc, c->d_out, c->d_part, c->d_exc, c->d_xacc, c->d_cnt, c->d_zacc, c->d_stats, c->d_rx};
     for (size_t i = 0; i < sizeof dev / sizeof *dev; i++)
         if (dev[i]) cudaFree(dev[i]);
     if (c->h_acc) cudaFreeHost(c->h_acc);
@@ -2674,12 +2653,11 @@ static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f,
         size_t work = (m / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
         unsigned g = grid_for(c, kern, bs, smem, work);
         if (zacc) {   /* one chunk: limbs in zacc (kept zero), normalised into acc by the last block */
-            GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, zacc, acc, (double *)NULL,
-                                                     c->tune.fin == 2 ? c->d_bpart : (ull *)NULL);
+            GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, zacc, acc, (double *)NULL);
             break;
         }
         GP_LAUNCH(g, bs, smem, c->stream, kern)(x + s, m, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, reinterpret_cast<ull *>(acc),
-                                                 (long long *)NULL, (double *)NULL, (ull *)NULL);
+                                                 (long long *)NULL, (double *)NULL);
         GP_LAUNCH(1, 32, 0, c->stream, k_norm)(acc, 1, f.nl, w);
     }
 }
@@ -2720,7 +2698,7 @@ static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     int rc = rx_scratch(c, rows * (size_t)(w + 1) * sizeof(ull), err, errlen);
     if (rc) return rc;
     GP_LAUNCH(dim3((unsigned)bpr, (unsigned)rows), bs, smem, c->stream, kern)(
-        x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, c->d_rx, (long long *)NULL, out, (ull *)NULL);
+        x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, c->d_rx, (long long *)NULL, out);
     *done = true;
     return 0;
 }
@@ -2752,8 +2730,7 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     }
     const size_t smem = cols * w * sizeof(ull), work = (n / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
     const unsigned g = grid_for(c, kern, bs, smem, work ? work : 1);
-    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, c->d_rx, c->d_acc, (double *)NULL,
-                                             (ull *)NULL);
+    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, c->d_rx, c->d_acc, (double *)NULL);
     *done = true;
     return 0;
 }
@@ -3080,7 +3057,6 @@ static int rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols,
         /* one chunk: the kernel alone (zacc); else a memset, then a kernel and a k_norm per chunk */
         ull *zacc = c->tune.fin && rows * cols && rows * cols <= sum_chunk(t == GP_RT_F32) ? c->d_zacc : NULL;
         if (!zacc) CK(cudaMemsetAsync(c->d_acc, 0, w * sizeof(long long), c->stream), "cudaMemsetAsync");
-        if (zacc && c->tune.fin == 2) GROW(c->d_bpart, c->bpart_cap, (size_t)c->sms * 64 * w * sizeof(ull), 0);
         TYPE_SWITCH(t, fsum_all_u<T>(c, (const T *)dx, rows * cols, sq, f, c->d_acc, zacc));
     } else {
         bool done = false;
