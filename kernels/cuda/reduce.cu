@@ -775,9 +775,9 @@ __device__ __noinline__ double xvalue_call(const ull *limbs, gp_xfmt f)
  * sh + l w, column c's limbs in gacc + c (w + 1) (the block counter in gacc[w]), and the last
  * block normalises column c into out + c w. MB > 0: 256-thread blocks, MB of them per SM (ptxas
  * otherwise keeps these kernels at 64 registers). */
-/* GP_TSTAMP (a diagnostic build of the bench only, never the product): block b of the whole sum
- * stamps %globaltimer into gp_ts[k][b] at its start (k = 0), the end of its loads (1), the end of its
- * flush, fence and block count (2); the last block its finish (3, slot 0). */
+/* GP_TSTAMP (a diagnostic build of the bench only, bench/tstamp-build.sh; never the product): block
+ * b of the whole sum stamps %globaltimer into gp_ts[k][b] at its start (k = 0), the end of its
+ * loads (1), the end of its flush, fence and block count (2); the last block its finish (3, slot 0). */
 #ifdef GP_TSTAMP
 __device__ ull gp_ts[4][1 << 14];
 __device__ __forceinline__ ull gtime()
