@@ -632,8 +632,9 @@ __device__ __forceinline__ void flat(const A16<T> (&v)[U], float (&f)[U * 16 / s
         for (int j = 0; j < VEC; j++) f[u * VEC + j] = (float)v[u].v[j];
 }
 
-/* The f32 fast paths for one step (U vectors) of a thread, batch = 1 or 2. *out is a value the
- * caller adds to its expansion (0: none): batch=1 the step's exact sum; batch=2 a run that ended.
+/* The f32 fast paths for one step (U vectors) of a thread, batch = 1 or 2 (RR: batch=3, the loop's
+ * own copy). *out is a value the caller adds to its expansion (0: none): batch=1 the step's exact
+ * sum; batch=2 and 3 a run that ended.
  * Returns false when the step itself was not added (the caller adds it element by element). */
 template <typename T, int U, bool RR = false>
 __device__ __forceinline__ bool step_f32(Run &run, const A16<T> (&v)[U], int batch, double *out)
@@ -765,16 +766,6 @@ __device__ __noinline__ double xvalue_call(const ull *limbs, gp_xfmt f)
     return gp_xvalue(reinterpret_cast<const int64_t *>(limbs), f);
 }
 
-/* axis all: grid-stride over tiles of blockDim.x * U vectors (one contiguous tile per block per
- * step), U loads in flight per thread, spills into a shared superaccumulator; the blocks' limbs
- * go by atomics into gacc. ROWS (few long rows, tuning rx): the same for each row, blockIdx.y =
- * row r of n elements at x + r * n (16-byte aligned), its blocks grid-striding over it with limbs
- * and a block counter in gacc + r (w + 1), and the last of them rounds the row into rout[r].
- * C > 1 (column sums of C columns, 16 / (C sizeof(T)) rows per vector, tuning cx): the n elements
- * as one sweep, lane l of each group of C lanes adding column l (col_exchange) into shared limbs
- * sh + l w, column c's limbs in gacc + c (w + 1) (the block counter in gacc[w]), and the last
- * block normalises column c into out + c w. MB > 0: 256-thread blocks, MB of them per SM (ptxas
- * otherwise keeps these kernels at 64 registers). */
 /* GP_TSTAMP (a diagnostic build of the bench only, bench/tstamp-build.sh; never the product): block
  * b of the whole sum stamps %globaltimer into gp_ts[k][b] at its start (k = 0), the end of its
  * loads (1), the end of its flush, fence and block count (2); the last block its finish (3, slot 0). */
@@ -794,6 +785,16 @@ __device__ __forceinline__ ull gtime()
 #define GP_TS(k, slot) ((void)0)
 #endif
 
+/* axis all: grid-stride over tiles of blockDim.x * U vectors (one contiguous tile per block per
+ * step), U loads in flight per thread, spills into a shared superaccumulator; the blocks' limbs
+ * go by atomics into gacc. ROWS (few long rows, tuning rx): the same for each row, blockIdx.y =
+ * row r of n elements at x + r * n (16-byte aligned), its blocks grid-striding over it with limbs
+ * and a block counter in gacc + r (w + 1), and the last of them rounds the row into rout[r].
+ * C > 1 (column sums of C columns, 16 / (C sizeof(T)) rows per vector, tuning cx): the n elements
+ * as one sweep, lane l of each group of C lanes adding column l (col_exchange) into shared limbs
+ * sh + l w, column c's limbs in gacc + c (w + 1) (the block counter in gacc[w]), and the last
+ * block normalises column c into out + c w. MB > 0: 256-thread blocks, MB of them per SM (ptxas
+ * otherwise keeps these kernels at 64 registers). */
 template <typename T, int U, bool ROWS, int C = 1, int MB = 0>
 __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, int wc, gp_xfmt f, ull *gacc,
@@ -2318,7 +2319,7 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "bps") && n >= 1 && n <= 64) { t.bps = n; t.autoshape = 0; }
         else if (!strcmp(tok, "unroll") && (n == 2 || n == 4 || n == 8 || n == 16)) { t.unroll = n; t.autoshape = 0; }
         else if (!strcmp(tok, "auto") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.autoshape = n;
-        else if (!strcmp(tok, "batch") && n >= 0 && n <= 3 && !v[1]) t.batch = n;
+        else if (!strcmp(tok, "batch") && v[0] >= '0' && v[0] <= '3' && !v[1]) t.batch = n;
         else if (!strcmp(tok, "rsteps") && n >= 1 && n <= 64) t.rsteps = n;
         else if (!strcmp(tok, "bal") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.bal = n;
         else if (!strcmp(tok, "fin") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fin = n;
