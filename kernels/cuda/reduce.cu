@@ -726,34 +726,69 @@ __device__ __forceinline__ void col_exchange(A16<T> (&v)[U])
 /* The vectors [b0, nv) of xv in tiles of blockDim.x * U vectors, one tile every `stride` vectors
  * (gridDim.x tiles: a grid-stride sweep), into the thread state s (spills into the shared
  * superaccumulator sh): U loads in flight per thread, f32 steps added in runs of exact double sums
- * (step_f32). */
-template <typename T, int U, int C, bool RR = false>
+ * (step_f32). DYN (the whole sum, tuning dyn): instead, each warp walks units of 32 U contiguous
+ * vectors (wc = 1's order), its static share grid-stride over the first nst units and then units
+ * nst, nst + 1, ... as it asks for them from the counter *ctr (a warp asks for its next unit before
+ * it loads this one, so the answer comes with the loads): SMs that get more bandwidth take more of
+ * the end, so the loads end together. One loop for both (two loops kept both states and spilled).
+ * The sum is exact, so which warp adds which vector never shows in the result. */
+#define GP_DYN_CTRS 32u   /* dyn's counters: one counter took ~2 ns an atomic (dyn=64: 0.66x CUB) */
+template <typename T, int U, int C, bool RR = false, bool DYN = false>
 __device__ __forceinline__ void sum_tiles(TState &s, const A16<T> *xv, size_t nv, size_t b0, size_t stride, int sq,
-                                          int batch, int ug, int wc, ull *sh, int lo)
+                                          int batch, int ug, int wc, ull *sh, int lo, size_t nst = 0,
+                                          ull *ctr = nullptr)
 {
+    static_assert(!DYN || C == 1, "sum_tiles: DYN for whole sums");
     Run run;
     run_init(run);
-    const size_t tile = (size_t)blockDim.x * U;
-    /* a thread's vectors of a tile: wc = 0 threadIdx.x + u blockDim.x (a warp's U loads 512 B each,
-     * blockDim.x 16 B apart); wc = 1 its warp's 32 U vectors, lane + 32 u (a warp reads 512 U
-     * contiguous bytes, as k_sum_rows_w's warps do) */
-    const unsigned ofs = wc ? (threadIdx.x >> 5) * 32u * U + (threadIdx.x & 31) : threadIdx.x;
-    const unsigned step = wc ? 32u : blockDim.x;
-    const A16<T> *p = xv + b0 + ofs;
-    for (size_t b = b0; b < nv; b += stride, p += stride) {
-        A16<T> v[U];
-        ld16_step<T, U>(p, ug && b + tile <= nv, xv, b + ofs, step, nv, v);
+    auto add_step = [&](A16<T>(&v)[U]) {
         if constexpr (C > 1) col_exchange<T, U, C>(v);
         if constexpr (std::is_same<T, float>::value && U >= 2) {
             if (!sq && batch) {
                 double t;
                 const bool done = step_f32<T, U, RR>(run, v, batch, &t);
                 if (t != 0) exp_add(s.a, t, sh, lo);
-                if (done) continue;
+                if (done) return;
             }
         }
 #pragma unroll
         for (int u = 0; u < U; u++) vadd_all<T>(s, v[u], sq, sh, lo);
+    };
+    if constexpr (DYN) {   /* unit numbers in 32 bits: one launch has at most 2^29 f32 (sum_chunk) */
+        const unsigned lane = threadIdx.x & 31, wpb = blockDim.x >> 5, du = 32u * U, nu = (unsigned)(nv / du),
+                       W = gridDim.x * wpb, gw = blockIdx.x * wpb + (threadIdx.x >> 5),
+                       nc = W < GP_DYN_CTRS ? W : GP_DYN_CTRS, cq = gw % nc,
+                       ns = (unsigned)nst + cq;   /* this warp's counter's units: ns + nc k (every counter has warps) */
+        ctr += cq * 16;   /* the counters 128 bytes apart */
+        unsigned q = gw;
+        if (q >= nst) {
+            unsigned k = 0;
+            if (lane == 0) k = (unsigned)atomicAdd(ctr, 1ull);
+            q = ns + nc * __shfl_sync(0xffffffffu, k, 0);
+        }
+        while (q < nu) {
+            unsigned nq = q + W, k = 0;
+            const bool ask = nq >= nst;   /* the same in the whole warp */
+            if (ask && lane == 0) k = (unsigned)atomicAdd(ctr, 1ull);
+            const size_t b = (size_t)q * du;
+            A16<T> v[U];
+            ld16_step<T, U>(xv + b + lane, true, xv, b + lane, 32u, nv, v);   /* whole units only */
+            add_step(v);
+            q = ask ? ns + nc * __shfl_sync(0xffffffffu, k, 0) : nq;
+        }
+    } else {
+        const size_t tile = (size_t)blockDim.x * U;
+        /* a thread's vectors of a tile: wc = 0 threadIdx.x + u blockDim.x (a warp's U loads 512 B each,
+         * blockDim.x 16 B apart); wc = 1 its warp's 32 U vectors, lane + 32 u (a warp reads 512 U
+         * contiguous bytes, as k_sum_rows_w's warps do) */
+        const unsigned ofs = wc ? (threadIdx.x >> 5) * 32u * U + (threadIdx.x & 31) : threadIdx.x;
+        const unsigned step = wc ? 32u : blockDim.x;
+        const A16<T> *p = xv + b0 + ofs;
+        for (size_t b = b0; b < nv; b += stride, p += stride) {
+            A16<T> v[U];
+            ld16_step<T, U>(p, ug && b + tile <= nv, xv, b + ofs, step, nv, v);
+            add_step(v);
+        }
     }
     if (run.n && run.s != 0) exp_add(s.a, run.s, sh, lo);
 }
@@ -795,12 +830,13 @@ __device__ __forceinline__ ull gtime()
  * sh + l w, column c's limbs in gacc + c (w + 1) (the block counter in gacc[w]), and the last
  * block normalises column c into out + c w. MB > 0: 256-thread blocks, MB of them per SM (ptxas
  * otherwise keeps these kernels at 64 registers). */
-template <typename T, int U, bool ROWS, int C = 1, int MB = 0>
+template <typename T, int U, bool ROWS, int C = 1, int MB = 0, bool DYN = false>
 __global__ void __launch_bounds__(MB ? 256 : 512, MB)
-    k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, int wc, gp_xfmt f, ull *gacc,
+    k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, int wc, int dyn, gp_xfmt f, ull *gacc,
               long long *out, double *rout)
 {
     static_assert(!ROWS || C == 1, "k_sum_all: rows or columns");
+    static_assert(!DYN || (!ROWS && C == 1), "k_sum_all: DYN for the whole sum");
     GP_EXTERN_SHARED(ull, sh);
     const int w = f.nl + GP_XSPECIAL, isf = Elem<T>::F;
     if constexpr (ROWS) x += blockIdx.y * n;
@@ -815,16 +851,22 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     /* batch=3: the loop with the directed-rounding runs, a second copy of it (a run-time test inside
      * one loop made ptxas keep both tests' state: batch=2 lost 9 points on an H100) */
     const A16<T> *xv = reinterpret_cast<const A16<T> *>(x);
-    if (std::is_same<T, float>::value && batch == 3)
+    /* DYN (batch 0-2): the last dyn / 64 of the warps' whole units go to warps on demand, from the
+     * counters at gacc + w + 1 */
+    const size_t nwu = nv / (32u * U), nst = DYN ? nwu - nwu * (size_t)dyn / 64 : 0;
+    ull *const ctr = DYN ? gacc + w + 1 : nullptr;
+    if (!DYN && std::is_same<T, float>::value && batch == 3)
         sum_tiles<T, U, C, std::is_same<T, float>::value>(s, xv, nv, blockIdx.x * tile, (size_t)gridDim.x * tile, sq,
                                                           batch, ug, wc, mine, f.lo);
     else
-        sum_tiles<T, U, C>(s, xv, nv, blockIdx.x * tile, (size_t)gridDim.x * tile, sq, batch, ug, wc, mine, f.lo);
+        sum_tiles<T, U, C, false, DYN>(s, xv, nv, blockIdx.x * tile, (size_t)gridDim.x * tile, sq, batch, ug, wc, mine,
+                                       f.lo, nst, ctr);
     if constexpr (C > 1) {   /* the tail: element i is column i mod C, and C divides nv VEC */
         if (blockIdx.x == 0 && threadIdx.x < C)
             for (size_t i = nv * VEC + threadIdx.x; i < n; i += C) ts_add<T>(s, x[i], sq, mine, f.lo);
     } else {
-        for (size_t i = nv * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+        /* DYN: the units are whole (32 U vectors), the vectors after the last one go here too */
+        for (size_t i = (DYN ? nv / (32u * U) * (32u * U) : nv) * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
              i += (size_t)gridDim.x * blockDim.x)
             ts_add<T>(s, x[i], sq, sh, f.lo);
     }
@@ -863,7 +905,11 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
             l[i] -= (long long)((ull)cy << 32);
             l[i + 1] += cy;
         }
-        if (threadIdx.x == 0) gacc[w] = 0;
+        if (threadIdx.x == 0) {
+            gacc[w] = 0;
+            if constexpr (DYN)
+                for (int i = 0; i < GP_DYN_CTRS; i++) gacc[w + 1 + 16 * i] = 0;
+        }
     }
     __syncthreads();
     for (int i = threadIdx.x; i < C * w; i += blockDim.x) out[i] = (long long)sh[i];
@@ -2217,6 +2263,8 @@ struct Tune {
                     * 0.973-0.982 -> 0.965-0.973 (bench/NOTES.md, sessions 32-34) */
     int wc;        /* k_sum_all (axis all, rows and columns as whole sums): 1 a warp's U loads of a step read 512 U
                     * contiguous bytes; 0 (default) a block tile's U rows of blockDim.x vectors, a warp 512 B of each */
+    int dyn;       /* f32 whole sum (one launch): 0 (default) a grid-stride sweep; 1..64 the last dyn / 64 of its tiles
+                    * go to warps on demand (a counter; 4 KiB a unit at U = 8) */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -2297,10 +2345,10 @@ static void tune_desc(gp_cuda_reduce *c)
 {
     snprintf(c->tdesc, sizeof c->tdesc,
              "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,rx=%d,cx=%d,lb=%d,rw=%d,rwr=%d,"
-             "rwp=%d,rws=%d,ri=%d,wc=%d",
+             "rwp=%d,rws=%d,ri=%d,wc=%d,dyn=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
              c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug, c->tune.rx, c->tune.cx, c->tune.lb,
-             c->tune.rw, c->tune.rwr, c->tune.rwp, c->tune.rws, c->tune.ri, c->tune.wc);
+             c->tune.rw, c->tune.rwr, c->tune.rwp, c->tune.rws, c->tune.ri, c->tune.wc, c->tune.dyn);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -2334,10 +2382,12 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "rws") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.rws = n;
         else if (!strcmp(tok, "ri") && (!strcmp(v, "-1") || !strcmp(v, "0") || !strcmp(v, "1"))) t.ri = n;
         else if (!strcmp(tok, "wc") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.wc = n;
+        else if (!strcmp(tok, "dyn") && v[0] >= '0' && v[0] <= '9' && n >= 0 && n <= 64) t.dyn = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2|3, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1, ri=-1|0|1, wc=0|1", tok, v);
+                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1, ri=-1|0|1, wc=0|1, dyn=0..64", tok,
+                     v);
             return GP_EINVAL;
         }
     }
@@ -2361,12 +2411,12 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 2, 1, -1, 0};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 2, 1, -1, 0, 8};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
     if (!rc) rc = cuerr(cudaMalloc((void **)&c->d_cnt, 32), "cudaMalloc", err, errlen);
-    const size_t zbytes = (GP_XNL_MAX + GP_XSPECIAL + 1) * sizeof(ull);
+    const size_t zbytes = (GP_XNL_MAX + GP_XSPECIAL + 1 + 16 * GP_DYN_CTRS) * sizeof(ull);   /* limbs, block counter, dyn's */
     if (!rc) rc = cuerr(cudaMalloc((void **)&c->d_zacc, zbytes), "cudaMalloc", err, errlen);
     if (!rc) rc = cuerr(cudaMemsetAsync(c->d_zacc, 0, zbytes, c->stream), "cudaMemsetAsync", err, errlen);
     const char *env = getenv("GP_CUDA_REDUCE");
@@ -2628,17 +2678,17 @@ static size_t sum_chunk(bool f32) { return f32 ? (size_t)1 << 29 : (size_t)1 << 
  * registers their load loop spills the run state (2^27 x 4 f32 0.86x CUB on an H200, 0.97 at 3
  * blocks of 256 with 79 registers); the whole sum and the rows lose 0.3-0.6 points there
  * (bench/NOTES.md, twenty-sixth session). */
-template <typename T, int U, bool ROWS, int C>
+template <typename T, int U, bool ROWS, int C, bool DYN = false>
 static auto sum_all_kernel(const gp_cuda_reduce *c, int *bs)
 {
     *bs = c->tune.bs;
     if constexpr (std::is_same<T, float>::value && U == 8) {
-        if (c->tune.lb == 3 || (c->tune.lb < 0 && C > 1)) {
+        if (c->tune.lb == 3 || (c->tune.lb < 0 && (C > 1 || DYN))) {
             *bs = 256;
-            return fast::k_sum_all<T, U, ROWS, C, 3>;
+            return fast::k_sum_all<T, U, ROWS, C, 3, DYN>;
         }
     }
-    return fast::k_sum_all<T, U, ROWS, C>;
+    return fast::k_sum_all<T, U, ROWS, C, 0, DYN>;
 }
 
 template <typename T, int U>
@@ -2647,6 +2697,8 @@ static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f,
     const int w = f.nl + GP_XSPECIAL;
     int bs;
     auto kern = sum_all_kernel<T, U, false, 1>(c, &bs);
+    if constexpr (std::is_same<T, float>::value)   /* tuning dyn: one chunk only (its counter is in zacc) */
+        if (zacc && c->tune.dyn && c->tune.batch != 3) kern = sum_all_kernel<T, U, false, 1, true>(c, &bs);
     const size_t chunk = sum_chunk(std::is_same<T, float>::value);
     const size_t smem = (size_t)w * sizeof(ull);
     for (size_t s = 0; s < n; s += chunk) {
@@ -2654,10 +2706,11 @@ static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f,
         size_t work = (m / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
         unsigned g = grid_for(c, kern, bs, smem, work);
         if (zacc) {   /* one chunk: limbs in zacc (kept zero), normalised into acc by the last block */
-            GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, zacc, acc, (double *)NULL);
+            GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, c->tune.dyn, f, zacc, acc,
+                                                     (double *)NULL);
             break;
         }
-        GP_LAUNCH(g, bs, smem, c->stream, kern)(x + s, m, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, reinterpret_cast<ull *>(acc),
+        GP_LAUNCH(g, bs, smem, c->stream, kern)(x + s, m, sq, c->tune.batch, c->tune.ug, c->tune.wc, 0, f, reinterpret_cast<ull *>(acc),
                                                  (long long *)NULL, (double *)NULL);
         GP_LAUNCH(1, 32, 0, c->stream, k_norm)(acc, 1, f.nl, w);
     }
@@ -2699,7 +2752,7 @@ static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     int rc = rx_scratch(c, rows * (size_t)(w + 1) * sizeof(ull), err, errlen);
     if (rc) return rc;
     GP_LAUNCH(dim3((unsigned)bpr, (unsigned)rows), bs, smem, c->stream, kern)(
-        x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, c->d_rx, (long long *)NULL, out);
+        x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, 0, f, c->d_rx, (long long *)NULL, out);
     *done = true;
     return 0;
 }
@@ -2731,7 +2784,7 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     }
     const size_t smem = cols * w * sizeof(ull), work = (n / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
     const unsigned g = grid_for(c, kern, bs, smem, work ? work : 1);
-    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, f, c->d_rx, c->d_acc, (double *)NULL);
+    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, 0, f, c->d_rx, c->d_acc, (double *)NULL);
     *done = true;
     return 0;
 }
