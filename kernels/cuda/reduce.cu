@@ -732,6 +732,18 @@ __device__ __forceinline__ void col_exchange(A16<T> (&v)[U])
  * it loads this one, so the answer comes with the loads): SMs that get more bandwidth take more of
  * the end, so the loads end together. One loop for both (two loops kept both states and spilled).
  * The sum is exact, so which warp adds which vector never shows in the result. */
+/* atomicAdd with acquire-release semantics at GPU scope */
+__device__ __forceinline__ ull atomic_add_acq_rel(ull *p, ull v)
+{
+#ifdef GP_CUDA_EMU
+    return atomicAdd(p, v);
+#else
+    ull r;
+    asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(v) : "memory");
+    return r;
+#endif
+}
+
 #define GP_DYN_CTRS 32u   /* dyn's counters: one counter took ~2 ns an atomic (dyn=64: 0.66x CUB) */
 template <typename T, int U, int C, bool RR = false, bool DYN = false>
 __device__ __forceinline__ void sum_tiles(TState &s, const A16<T> *xv, size_t nv, size_t b0, size_t stride, int sq,
@@ -832,7 +844,7 @@ __device__ __forceinline__ ull gtime()
  * otherwise keeps these kernels at 64 registers). */
 template <typename T, int U, bool ROWS, int C = 1, int MB = 0, bool DYN = false>
 __global__ void __launch_bounds__(MB ? 256 : 512, MB)
-    k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, int wc, int dyn, gp_xfmt f, ull *gacc,
+    k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, int wc, int dyn, int fr, gp_xfmt f, ull *gacc,
               long long *out, double *rout)
 {
     static_assert(!ROWS || C == 1, "k_sum_all: rows or columns");
@@ -882,13 +894,15 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
      * rout[r]) and leaves gacc (and its block counter gacc[w]) zero for the next call: no memset
      * and no k_norm launch before and after */
     GP_SHARED_ARRAY(int, last, 1);
-    __threadfence();
+    if (!fr) __threadfence();
     __syncthreads();
-    if (threadIdx.x == 0) last[0] = atomicAdd(gacc + w, 1ull) == (ull)gridDim.x - 1;
+    /* fr=1: the count itself releases the block's limbs (ordered before it by the barrier) and
+     * acquires the others', one trip to L2 instead of a fence, the count and a fence */
+    if (threadIdx.x == 0) last[0] = (fr ? atomic_add_acq_rel(gacc + w, 1ull) : atomicAdd(gacc + w, 1ull)) == (ull)gridDim.x - 1;
     __syncthreads();
     GP_TS(2, blockIdx.x);
     if (!last[0]) return;
-    __threadfence();
+    if (!fr) __threadfence();
     for (int i = threadIdx.x; i < C * w; i += blockDim.x) sh[i] = atomicExch(gacc + i + (C > 1 ? i / w : 0), 0ull);
     __syncthreads();
     if constexpr (ROWS) {
@@ -2247,7 +2261,8 @@ struct Tune {
     int cx;        /* column sums: 1 one, two or four f32 columns (one f64 column) run as one whole sum with a lane
                     * per column (k_sum_all<T, U, false, C>, fsum_cols_x); 0 never */
     int lb;        /* f32 k_sum_all at U = 8: 0 __launch_bounds__(512) (ptxas keeps it at 64 registers), 3 256-thread
-                    * blocks, 3 per SM (78-80 registers); -1 (default) 3 for columns as whole sums, else 0 */
+                    * blocks, 3 per SM (78-80 registers); -1 (default) 3 for columns as whole sums and the whole sum with dyn,
+                    * else 0 */
     int rw;        /* f32 row sums of short rows of whole 512-byte units: 1 (default) a warp per batch of rwr rows
                     * with contiguous loads (k_sum_rows_w) for rows of 4 or 8 units; 2 the same for 4..60 units
                     * (a multiple of 4); 0 the row kernel */
@@ -2263,8 +2278,11 @@ struct Tune {
                     * 0.973-0.982 -> 0.965-0.973 (bench/NOTES.md, sessions 32-34) */
     int wc;        /* k_sum_all (axis all, rows and columns as whole sums): 1 a warp's U loads of a step read 512 U
                     * contiguous bytes; 0 (default) a block tile's U rows of blockDim.x vectors, a warp 512 B of each */
-    int dyn;       /* f32 whole sum (one launch): 0 (default) a grid-stride sweep; 1..64 the last dyn / 64 of its tiles
-                    * go to warps on demand (a counter; 4 KiB a unit at U = 8) */
+    int dyn;       /* f32 whole sum of one launch, batch 0-2: 8 (default) the last dyn / 64 of the warps' units (32 U
+                    * vectors) on demand from 32 counters, 1..64 likewise, 0 a grid-stride sweep alone (H100: 0.9919
+                    * -> 0.9960x CUB; bench/NOTES.md, thirty-sixth session) */
+    int fr;        /* k_sum_all's block count: 1 (default) one acquire-release atomic; 0 fence, count, fence (H100:
+                    * 0.9960 -> 0.9968x CUB with dyn=8, 0.9919 -> 0.9927 without; bench/NOTES.md, thirty-sixth session) */
 };
 /* What the last *_dev call enqueued, for *_fetch. */
 struct Plan {
@@ -2345,10 +2363,10 @@ static void tune_desc(gp_cuda_reduce *c)
 {
     snprintf(c->tdesc, sizeof c->tdesc,
              "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,rx=%d,cx=%d,lb=%d,rw=%d,rwr=%d,"
-             "rwp=%d,rws=%d,ri=%d,wc=%d,dyn=%d",
+             "rwp=%d,rws=%d,ri=%d,wc=%d,dyn=%d,fr=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
              c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug, c->tune.rx, c->tune.cx, c->tune.lb,
-             c->tune.rw, c->tune.rwr, c->tune.rwp, c->tune.rws, c->tune.ri, c->tune.wc, c->tune.dyn);
+             c->tune.rw, c->tune.rwr, c->tune.rwp, c->tune.rws, c->tune.ri, c->tune.wc, c->tune.dyn, c->tune.fr);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -2382,11 +2400,12 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "rws") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.rws = n;
         else if (!strcmp(tok, "ri") && (!strcmp(v, "-1") || !strcmp(v, "0") || !strcmp(v, "1"))) t.ri = n;
         else if (!strcmp(tok, "wc") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.wc = n;
+        else if (!strcmp(tok, "fr") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fr = n;
         else if (!strcmp(tok, "dyn") && v[0] >= '0' && v[0] <= '9' && n >= 0 && n <= 64) t.dyn = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2|3, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1, ri=-1|0|1, wc=0|1, dyn=0..64", tok,
+                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1, ri=-1|0|1, wc=0|1, dyn=0..64, fr=0|1", tok,
                      v);
             return GP_EINVAL;
         }
@@ -2411,7 +2430,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 2, 1, -1, 0, 8};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 2, 1, -1, 0, 8, 1};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -2677,7 +2696,8 @@ static size_t sum_chunk(bool f32) { return f32 ? (size_t)1 << 29 : (size_t)1 << 
  * always 512), and its block size. Columns as whole sums (C > 1) take 256 x 3 by default: at 64
  * registers their load loop spills the run state (2^27 x 4 f32 0.86x CUB on an H200, 0.97 at 3
  * blocks of 256 with 79 registers); the whole sum and the rows lose 0.3-0.6 points there
- * (bench/NOTES.md, twenty-sixth session). */
+ * (bench/NOTES.md, twenty-sixth session). So does the whole sum with dyn (DYN): at 64 registers its
+ * loop spilled the run state (0.89-0.90x CUB on an H100, 0.996 at 256 x 3). */
 template <typename T, int U, bool ROWS, int C, bool DYN = false>
 static auto sum_all_kernel(const gp_cuda_reduce *c, int *bs)
 {
@@ -2706,11 +2726,11 @@ static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f,
         size_t work = (m / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
         unsigned g = grid_for(c, kern, bs, smem, work);
         if (zacc) {   /* one chunk: limbs in zacc (kept zero), normalised into acc by the last block */
-            GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, c->tune.dyn, f, zacc, acc,
+            GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, c->tune.dyn, c->tune.fr, f, zacc, acc,
                                                      (double *)NULL);
             break;
         }
-        GP_LAUNCH(g, bs, smem, c->stream, kern)(x + s, m, sq, c->tune.batch, c->tune.ug, c->tune.wc, 0, f, reinterpret_cast<ull *>(acc),
+        GP_LAUNCH(g, bs, smem, c->stream, kern)(x + s, m, sq, c->tune.batch, c->tune.ug, c->tune.wc, 0, c->tune.fr, f, reinterpret_cast<ull *>(acc),
                                                  (long long *)NULL, (double *)NULL);
         GP_LAUNCH(1, 32, 0, c->stream, k_norm)(acc, 1, f.nl, w);
     }
@@ -2752,7 +2772,7 @@ static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     int rc = rx_scratch(c, rows * (size_t)(w + 1) * sizeof(ull), err, errlen);
     if (rc) return rc;
     GP_LAUNCH(dim3((unsigned)bpr, (unsigned)rows), bs, smem, c->stream, kern)(
-        x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, 0, f, c->d_rx, (long long *)NULL, out);
+        x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, 0, c->tune.fr, f, c->d_rx, (long long *)NULL, out);
     *done = true;
     return 0;
 }
@@ -2784,7 +2804,7 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     }
     const size_t smem = cols * w * sizeof(ull), work = (n / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
     const unsigned g = grid_for(c, kern, bs, smem, work ? work : 1);
-    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, 0, f, c->d_rx, c->d_acc, (double *)NULL);
+    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, 0, c->tune.fr, f, c->d_rx, c->d_acc, (double *)NULL);
     *done = true;
     return 0;
 }
