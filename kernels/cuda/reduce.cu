@@ -726,7 +726,7 @@ __device__ __forceinline__ void col_exchange(A16<T> (&v)[U])
 /* The vectors [b0, nv) of xv in tiles of blockDim.x * U vectors, one tile every `stride` vectors
  * (gridDim.x tiles: a grid-stride sweep), into the thread state s (spills into the shared
  * superaccumulator sh): U loads in flight per thread, f32 steps added in runs of exact double sums
- * (step_f32). DYN (the whole sum, tuning dyn): instead, each warp walks units of 32 U contiguous
+ * (step_f32). DYN (k_sum_all's sweeps, tuning dyn): instead, each warp walks units of 32 U contiguous
  * vectors (wc = 1's order), its static share grid-stride over the first nst units and then units
  * nst, nst + 1, ... as it asks for them from the counter *ctr (a warp asks for its next unit before
  * it loads this one, so the answer comes with the loads): SMs that get more bandwidth take more of
@@ -750,7 +750,6 @@ __device__ __forceinline__ void sum_tiles(TState &s, const A16<T> *xv, size_t nv
                                           int batch, int ug, int wc, ull *sh, int lo, size_t nst = 0,
                                           ull *ctr = nullptr)
 {
-    static_assert(!DYN || C == 1, "sum_tiles: DYN for whole sums");
     Run run;
     run_init(run);
     auto add_step = [&](A16<T>(&v)[U]) {
@@ -848,7 +847,6 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
               long long *out, double *rout)
 {
     static_assert(!ROWS || C == 1, "k_sum_all: rows or columns");
-    static_assert(!DYN || (!ROWS && C == 1), "k_sum_all: DYN for the whole sum");
     GP_EXTERN_SHARED(ull, sh);
     const int w = f.nl + GP_XSPECIAL, isf = Elem<T>::F;
     if constexpr (ROWS) x += blockIdx.y * n;
@@ -863,22 +861,23 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     /* batch=3: the loop with the directed-rounding runs, a second copy of it (a run-time test inside
      * one loop made ptxas keep both tests' state: batch=2 lost 9 points on an H100) */
     const A16<T> *xv = reinterpret_cast<const A16<T> *>(x);
-    /* DYN (batch 0-2): the last dyn / 64 of the warps' whole units go to warps on demand, from the
-     * counters at gacc + w + 1 */
-    const size_t nwu = nv / (32u * U), nst = DYN ? nwu - nwu * (size_t)dyn / 64 : 0;
-    ull *const ctr = DYN ? gacc + w + 1 : nullptr;
+    /* DYN (batch 0-2): the last dyn / 64 of the warps' whole units go to warps on demand, from 32
+     * counters after the limbs (of every row, each row's own) */
+    const size_t nwu = nv / (32u * U), nst = DYN ? nwu - nwu * (size_t)dyn / 64 : 0, nvw = DYN ? nwu * 32u * U : nv;
+    ull *const ctr = DYN ? gacc + (ROWS ? gridDim.y : C) * (size_t)(w + 1) + (ROWS ? blockIdx.y : 0) * 16 * GP_DYN_CTRS
+                         : nullptr;
     if (!DYN && std::is_same<T, float>::value && batch == 3)
         sum_tiles<T, U, C, std::is_same<T, float>::value>(s, xv, nv, blockIdx.x * tile, (size_t)gridDim.x * tile, sq,
                                                           batch, ug, wc, mine, f.lo);
     else
         sum_tiles<T, U, C, false, DYN>(s, xv, nv, blockIdx.x * tile, (size_t)gridDim.x * tile, sq, batch, ug, wc, mine,
                                        f.lo, nst, ctr);
-    if constexpr (C > 1) {   /* the tail: element i is column i mod C, and C divides nv VEC */
+    /* the tail (DYN: the units are whole, the vectors after the last one are tail too) */
+    if constexpr (C > 1) {   /* element i is column i mod C, and C divides nvw VEC */
         if (blockIdx.x == 0 && threadIdx.x < C)
-            for (size_t i = nv * VEC + threadIdx.x; i < n; i += C) ts_add<T>(s, x[i], sq, mine, f.lo);
+            for (size_t i = nvw * VEC + threadIdx.x; i < n; i += C) ts_add<T>(s, x[i], sq, mine, f.lo);
     } else {
-        /* DYN: the units are whole (32 U vectors), the vectors after the last one go here too */
-        for (size_t i = (DYN ? nv / (32u * U) * (32u * U) : nv) * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
+        for (size_t i = nvw * VEC + blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n;
              i += (size_t)gridDim.x * blockDim.x)
             ts_add<T>(s, x[i], sq, sh, f.lo);
     }
@@ -909,6 +908,8 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
         if (threadIdx.x == 0) {
             rout[blockIdx.y] = xvalue_call(sh, f);
             gacc[w] = 0;
+            if constexpr (DYN)
+                for (int i = 0; i < (int)GP_DYN_CTRS; i++) ctr[16 * i] = 0;
         }
         return;
     }
@@ -922,7 +923,7 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
         if (threadIdx.x == 0) {
             gacc[w] = 0;
             if constexpr (DYN)
-                for (int i = 0; i < GP_DYN_CTRS; i++) gacc[w + 1 + 16 * i] = 0;
+                for (int i = 0; i < (int)GP_DYN_CTRS; i++) ctr[16 * i] = 0;
         }
     }
     __syncthreads();
@@ -2278,9 +2279,10 @@ struct Tune {
                     * 0.973-0.982 -> 0.965-0.973 (bench/NOTES.md, sessions 32-34) */
     int wc;        /* k_sum_all (axis all, rows and columns as whole sums): 1 a warp's U loads of a step read 512 U
                     * contiguous bytes; 0 (default) a block tile's U rows of blockDim.x vectors, a warp 512 B of each */
-    int dyn;       /* f32 whole sum of one launch, batch 0-2: 8 (default) the last dyn / 64 of the warps' units (32 U
-                    * vectors) on demand from 32 counters, 1..64 likewise, 0 a grid-stride sweep alone (H100: 0.9919
-                    * -> 0.9960x CUB; bench/NOTES.md, thirty-sixth session) */
+    int dyn;       /* f32 whole sums (axis all of one launch, rows and columns as whole sums), batch 0-2: 8 (default)
+                    * the last dyn / 64 of the warps' units (32 U vectors) on demand from 32 counters, 1..64
+                    * likewise, 0 a grid-stride sweep alone (H100 axis all: 0.9919 -> 0.9960x CUB; bench/NOTES.md,
+                    * thirty-sixth session) */
     int fr;        /* k_sum_all's block count: 1 (default) one acquire-release atomic; 0 fence, count, fence (H100:
                     * 0.9960 -> 0.9968x CUB with dyn=8, 0.9919 -> 0.9927 without; bench/NOTES.md, thirty-sixth session) */
 };
@@ -2698,6 +2700,9 @@ static size_t sum_chunk(bool f32) { return f32 ? (size_t)1 << 29 : (size_t)1 << 
  * blocks of 256 with 79 registers); the whole sum and the rows lose 0.3-0.6 points there
  * (bench/NOTES.md, twenty-sixth session). So does the whole sum with dyn (DYN): at 64 registers its
  * loop spilled the run state (0.89-0.90x CUB on an H100, 0.996 at 256 x 3). */
+/* tuning dyn on (f32 only, and not with batch=3's directed-rounding loop) */
+static bool use_dyn(const gp_cuda_reduce *c) { return c->tune.dyn && c->tune.batch != 3; }
+
 template <typename T, int U, bool ROWS, int C, bool DYN = false>
 static auto sum_all_kernel(const gp_cuda_reduce *c, int *bs)
 {
@@ -2717,8 +2722,8 @@ static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f,
     const int w = f.nl + GP_XSPECIAL;
     int bs;
     auto kern = sum_all_kernel<T, U, false, 1>(c, &bs);
-    if constexpr (std::is_same<T, float>::value)   /* tuning dyn: one chunk only (its counter is in zacc) */
-        if (zacc && c->tune.dyn && c->tune.batch != 3) kern = sum_all_kernel<T, U, false, 1, true>(c, &bs);
+    if constexpr (std::is_same<T, float>::value)   /* tuning dyn: one chunk only (its counters are in zacc) */
+        if (zacc && use_dyn(c)) kern = sum_all_kernel<T, U, false, 1, true>(c, &bs);
     const size_t chunk = sum_chunk(std::is_same<T, float>::value);
     const size_t smem = (size_t)w * sizeof(ull);
     for (size_t s = 0; s < n; s += chunk) {
@@ -2760,7 +2765,11 @@ static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     *done = false;
     const int w = f.nl + GP_XSPECIAL;
     int bs;
+    constexpr bool f32 = std::is_same<T, float>::value;
+    const bool dyn = f32 && use_dyn(c);
     auto kern = sum_all_kernel<T, U, true, 1>(c, &bs);
+    if constexpr (f32)
+        if (dyn) kern = sum_all_kernel<T, U, true, 1, true>(c, &bs);
     const size_t vpr = cols * sizeof(T) / 16, tile = (size_t)bs * U, smem = (size_t)w * sizeof(ull);
     if (!c->tune.rx || !rows || ((uintptr_t)x & 15) || (cols * sizeof(T)) % 16 || vpr < 4 * tile ||
         cols > sum_chunk(std::is_same<T, float>::value))
@@ -2769,10 +2778,10 @@ static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     size_t bpr = slots / rows, most = (vpr + tile - 1) / tile;   /* blocks per row: at most a tile each */
     if (bpr < (c->tune.rx == 2 ? 1u : 2u) || rows > 65535) return 0;   /* rx=2: also a block per row in one wave */
     if (bpr > most) bpr = most;
-    int rc = rx_scratch(c, rows * (size_t)(w + 1) * sizeof(ull), err, errlen);
+    int rc = rx_scratch(c, rows * ((size_t)(w + 1) + (dyn ? 16 * GP_DYN_CTRS : 0)) * sizeof(ull), err, errlen);
     if (rc) return rc;
     GP_LAUNCH(dim3((unsigned)bpr, (unsigned)rows), bs, smem, c->stream, kern)(
-        x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, 0, c->tune.fr, f, c->d_rx, (long long *)NULL, out);
+        x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, c->tune.dyn, c->tune.fr, f, c->d_rx, (long long *)NULL, out);
     *done = true;
     return 0;
 }
@@ -2793,18 +2802,21 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     const size_t n = rows * cols, w = (size_t)f.nl + GP_XSPECIAL;
     constexpr bool f32 = std::is_same<T, float>::value;
     if (!c->tune.cx || !n || ((uintptr_t)x & 15) || (f32 ? 4 % cols : cols != 1) || n > sum_chunk(f32)) return 0;
-    int rc = rx_scratch(c, cols * (w + 1) * sizeof(ull), err, errlen);
+    const bool dyn = f32 && use_dyn(c);
+    int rc = rx_scratch(c, (cols * (w + 1) + (dyn ? 16 * GP_DYN_CTRS : 0)) * sizeof(ull), err, errlen);
     if (rc) return rc;
     GROW(c->d_acc, c->acc_cap, cols * w * sizeof(long long), 0);
     int bs;
     auto kern = sum_all_kernel<T, U, false, 1>(c, &bs);
     if constexpr (f32) {
-        if (cols == 2) kern = sum_all_kernel<T, U, false, 2>(c, &bs);
-        if (cols == 4) kern = sum_all_kernel<T, U, false, 4>(c, &bs);
+        if (cols == 1 && dyn) kern = sum_all_kernel<T, U, false, 1, true>(c, &bs);
+        if (cols == 2) kern = dyn ? sum_all_kernel<T, U, false, 2, true>(c, &bs) : sum_all_kernel<T, U, false, 2>(c, &bs);
+        if (cols == 4) kern = dyn ? sum_all_kernel<T, U, false, 4, true>(c, &bs) : sum_all_kernel<T, U, false, 4>(c, &bs);
     }
     const size_t smem = cols * w * sizeof(ull), work = (n / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
     const unsigned g = grid_for(c, kern, bs, smem, work ? work : 1);
-    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, 0, c->tune.fr, f, c->d_rx, c->d_acc, (double *)NULL);
+    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, c->tune.dyn, c->tune.fr, f, c->d_rx,
+                                             c->d_acc, (double *)NULL);
     *done = true;
     return 0;
 }
