@@ -723,15 +723,6 @@ __device__ __forceinline__ void col_exchange(A16<T> (&v)[U])
     }
 }
 
-/* The vectors [b0, nv) of xv in tiles of blockDim.x * U vectors, one tile every `stride` vectors
- * (gridDim.x tiles: a grid-stride sweep), into the thread state s (spills into the shared
- * superaccumulator sh): U loads in flight per thread, f32 steps added in runs of exact double sums
- * (step_f32). DYN (k_sum_all's sweeps, tuning dyn): instead, each warp walks units of 32 U contiguous
- * vectors (wc = 1's order), its static share grid-stride over the first nst units and then units
- * nst, nst + 1, ... as it asks for them from the counter *ctr (a warp asks for its next unit before
- * it loads this one, so the answer comes with the loads): SMs that get more bandwidth take more of
- * the end, so the loads end together. One loop for both (two loops kept both states and spilled).
- * The sum is exact, so which warp adds which vector never shows in the result. */
 /* atomicAdd with acquire-release semantics at GPU scope */
 __device__ __forceinline__ ull atomic_add_acq_rel(ull *p, ull v)
 {
@@ -745,6 +736,17 @@ __device__ __forceinline__ ull atomic_add_acq_rel(ull *p, ull v)
 }
 
 #define GP_DYN_CTRS 32u   /* dyn's counters: one counter took ~2 ns an atomic (dyn=64: 0.66x CUB) */
+
+/* The vectors [b0, nv) of xv in tiles of blockDim.x * U vectors, one tile every `stride` vectors
+ * (gridDim.x tiles: a grid-stride sweep), into the thread state s (spills into the shared
+ * superaccumulator sh): U loads in flight per thread, f32 steps added in runs of exact double sums
+ * (step_f32). DYN (k_sum_all's sweeps, tuning dyn): instead, each warp walks units of 32 U contiguous
+ * vectors (wc = 1's order), its static share grid-stride over the first nst units and then units
+ * nst + c, nst + c + nc, ... as it asks for them from its counter c of nc = min(32, warps) (at
+ * ctr + 16 c; counter = warp number mod nc, so each counter's warps are spread over the SMs). A
+ * warp asks for its next unit before it loads this one, so the answer comes with the loads: SMs
+ * that get more bandwidth take more of the end, and the loads end together. One loop for both (two
+ * loops kept both states and spilled). The sum is exact: which warp adds which vector never shows. */
 template <typename T, int U, int C, bool RR = false, bool DYN = false>
 __device__ __forceinline__ void sum_tiles(TState &s, const A16<T> *xv, size_t nv, size_t b0, size_t stride, int sq,
                                           int batch, int ug, int wc, ull *sh, int lo, size_t nst = 0,
@@ -2262,8 +2264,8 @@ struct Tune {
     int cx;        /* column sums: 1 one, two or four f32 columns (one f64 column) run as one whole sum with a lane
                     * per column (k_sum_all<T, U, false, C>, fsum_cols_x); 0 never */
     int lb;        /* f32 k_sum_all at U = 8: 0 __launch_bounds__(512) (ptxas keeps it at 64 registers), 3 256-thread
-                    * blocks, 3 per SM (78-80 registers); -1 (default) 3 for columns as whole sums and the whole sum with dyn,
-                    * else 0 */
+                    * blocks, 3 per SM (78-80 registers); -1 (default) 3 for columns as whole sums and for k_sum_all
+                    * with dyn, else 0 */
     int rw;        /* f32 row sums of short rows of whole 512-byte units: 1 (default) a warp per batch of rwr rows
                     * with contiguous loads (k_sum_rows_w) for rows of 4 or 8 units; 2 the same for 4..60 units
                     * (a multiple of 4); 0 the row kernel */
