@@ -736,6 +736,13 @@ __device__ __forceinline__ ull atomic_add_acq_rel(ull *p, ull v)
 }
 
 #define GP_DYN_CTRS 32u   /* dyn's counters: one counter took ~2 ns an atomic (dyn=64: 0.66x CUB) */
+#define GP_DYN_PITCH 16u  /* ... 16 ull (128 bytes) apart */
+#define GP_DYN_SLOTS (GP_DYN_CTRS * GP_DYN_PITCH)   /* ull slots of one set of counters */
+/* the last block of a sweep leaves its counters zero for the next launch */
+__device__ __forceinline__ void dyn_reset(ull *ctr)
+{
+    for (unsigned i = 0; i < GP_DYN_CTRS; i++) ctr[GP_DYN_PITCH * i] = 0;
+}
 
 /* The vectors [b0, nv) of xv in tiles of blockDim.x * U vectors, one tile every `stride` vectors
  * (gridDim.x tiles: a grid-stride sweep), into the thread state s (spills into the shared
@@ -772,7 +779,7 @@ __device__ __forceinline__ void sum_tiles(TState &s, const A16<T> *xv, size_t nv
                        W = gridDim.x * wpb, gw = blockIdx.x * wpb + (threadIdx.x >> 5),
                        nc = W < GP_DYN_CTRS ? W : GP_DYN_CTRS, cq = gw % nc,
                        ns = (unsigned)nst + cq;   /* this warp's counter's units: ns + nc k (every counter has warps) */
-        ctr += cq * 16;   /* the counters 128 bytes apart */
+        ctr += cq * GP_DYN_PITCH;
         unsigned q = gw;
         if (q >= nst) {
             unsigned k = 0;
@@ -866,7 +873,7 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     /* DYN (batch 0-2): the last dyn / 64 of the warps' whole units go to warps on demand, from 32
      * counters after the limbs (of every row, each row's own) */
     const size_t nwu = nv / (32u * U), nst = DYN ? nwu - nwu * (size_t)dyn / 64 : 0, nvw = DYN ? nwu * 32u * U : nv;
-    ull *const ctr = DYN ? gacc + (ROWS ? gridDim.y : C) * (size_t)(w + 1) + (ROWS ? blockIdx.y : 0) * 16 * GP_DYN_CTRS
+    ull *const ctr = DYN ? gacc + (ROWS ? gridDim.y : C) * (size_t)(w + 1) + (ROWS ? blockIdx.y : 0) * GP_DYN_SLOTS
                          : nullptr;
     if (!DYN && std::is_same<T, float>::value && batch == 3)
         sum_tiles<T, U, C, std::is_same<T, float>::value>(s, xv, nv, blockIdx.x * tile, (size_t)gridDim.x * tile, sq,
@@ -910,8 +917,7 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
         if (threadIdx.x == 0) {
             rout[blockIdx.y] = xvalue_call(sh, f);
             gacc[w] = 0;
-            if constexpr (DYN)
-                for (int i = 0; i < (int)GP_DYN_CTRS; i++) ctr[16 * i] = 0;
+            if constexpr (DYN) dyn_reset(ctr);
         }
         return;
     }
@@ -924,8 +930,7 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
         }
         if (threadIdx.x == 0) {
             gacc[w] = 0;
-            if constexpr (DYN)
-                for (int i = 0; i < (int)GP_DYN_CTRS; i++) ctr[16 * i] = 0;
+            if constexpr (DYN) dyn_reset(ctr);
         }
     }
     __syncthreads();
@@ -2439,7 +2444,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
     if (!rc) rc = cuerr(cudaMalloc((void **)&c->d_cnt, 32), "cudaMalloc", err, errlen);
-    const size_t zbytes = (GP_XNL_MAX + GP_XSPECIAL + 1 + 16 * GP_DYN_CTRS) * sizeof(ull);   /* limbs, block counter, dyn's */
+    const size_t zbytes = (GP_XNL_MAX + GP_XSPECIAL + 1 + GP_DYN_SLOTS) * sizeof(ull);   /* limbs, block counter, dyn's */
     if (!rc) rc = cuerr(cudaMalloc((void **)&c->d_zacc, zbytes), "cudaMalloc", err, errlen);
     if (!rc) rc = cuerr(cudaMemsetAsync(c->d_zacc, 0, zbytes, c->stream), "cudaMemsetAsync", err, errlen);
     const char *env = getenv("GP_CUDA_REDUCE");
@@ -2780,7 +2785,7 @@ static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     size_t bpr = slots / rows, most = (vpr + tile - 1) / tile;   /* blocks per row: at most a tile each */
     if (bpr < (c->tune.rx == 2 ? 1u : 2u) || rows > 65535) return 0;   /* rx=2: also a block per row in one wave */
     if (bpr > most) bpr = most;
-    int rc = rx_scratch(c, rows * ((size_t)(w + 1) + (dyn ? 16 * GP_DYN_CTRS : 0)) * sizeof(ull), err, errlen);
+    int rc = rx_scratch(c, rows * ((size_t)(w + 1) + (dyn ? GP_DYN_SLOTS : 0)) * sizeof(ull), err, errlen);
     if (rc) return rc;
     GP_LAUNCH(dim3((unsigned)bpr, (unsigned)rows), bs, smem, c->stream, kern)(
         x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, c->tune.dyn, c->tune.fr, f, c->d_rx, (long long *)NULL, out);
@@ -2805,7 +2810,7 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     constexpr bool f32 = std::is_same<T, float>::value;
     if (!c->tune.cx || !n || ((uintptr_t)x & 15) || (f32 ? 4 % cols : cols != 1) || n > sum_chunk(f32)) return 0;
     const bool dyn = f32 && use_dyn(c);
-    int rc = rx_scratch(c, (cols * (w + 1) + (dyn ? 16 * GP_DYN_CTRS : 0)) * sizeof(ull), err, errlen);
+    int rc = rx_scratch(c, (cols * (w + 1) + (dyn ? GP_DYN_SLOTS : 0)) * sizeof(ull), err, errlen);
     if (rc) return rc;
     GROW(c->d_acc, c->acc_cap, cols * w * sizeof(long long), 0);
     int bs;
