@@ -651,7 +651,8 @@ extern "C" void gp_cuda_reduce_tstamp(unsigned long long *host);
  * spends its time, from the blocks' %globaltimer stamps, against the events around it */
 void tstamp_report(Ctx &c, size_t R, size_t C)
 {
-    std::vector<unsigned long long> ts(4 << 14);
+    std::vector<unsigned long long> ts(5 << 14);
+    const size_t S = 1u << 14;
     for (int rep = 0; rep < 3; rep++) {
         gp_cuda_reduce_spin(c.cu, c.spin);
         CK(cudaEventRecord(c.e0, c.s));
@@ -661,24 +662,28 @@ void tstamp_report(Ctx &c, size_t R, size_t C)
         float ms = 0;
         CK(cudaEventElapsedTime(&ms, c.e0, c.e1));
         gp_cuda_reduce_tstamp(ts.data());
-        std::vector<double> st, le, fe, du;
+        std::vector<double> st, le, fe, du, at, ct;
         unsigned long long t0 = ~0ull;
-        for (size_t b = 0; b < (1u << 14) && ts[b]; b++) t0 = std::min(t0, ts[b]);
-        for (size_t b = 0; b < (1u << 14) && ts[b]; b++) {
-            st.push_back((ts[b] - t0) * 1e-3);
-            le.push_back((ts[(1 << 14) + b] - t0) * 1e-3);
-            fe.push_back((ts[(2 << 14) + b] - t0) * 1e-3);
+        size_t n = 0;
+        while (n < S && ts[n]) t0 = std::min(t0, ts[n++]);
+        auto us = [&](int k, size_t b) { return (ts[k * S + b] - t0) * 1e-3; };
+        for (size_t b = 0; b < n; b++) {
+            st.push_back(us(0, b));
+            le.push_back(us(1, b));
+            fe.push_back(us(2, b));
             du.push_back(fe.back() - le.back());
+            at.push_back(us(4, b) - le.back());     /* warp merge, flush, limb atomics (fr=0: and the fence) */
+            ct.push_back(us(2, b) - us(4, b));      /* the block count */
         }
-        std::sort(du.begin(), du.end());
-        std::sort(st.begin(), st.end());
-        std::sort(le.begin(), le.end());
-        std::sort(fe.begin(), fe.end());
-        size_t n = st.size();
+        for (auto *v : {&st, &le, &fe, &du, &at, &ct}) std::sort(v->begin(), v->end());
+        const size_t L = ts[3 * S + 1] ? (size_t)ts[3 * S + 1] - 1 : 0;   /* the last block */
         printf("tstamp %zux%zu: %zu blocks, event %.1f us; starts 0..%.1f (median %.1f); loads end %.1f / %.1f / %.1f "
                "/ %.1f (min / median / 90%% / max); counted (flush, fence, count) median %.1f max %.1f, per block median %.1f max %.1f; finish %.1f us\n",
                R, C, n, ms * 1e3, st[n - 1], st[n / 2], le[0], le[n / 2], le[n * 9 / 10], le[n - 1], fe[n / 2], fe[n - 1], du[n / 2], du[n - 1],
-               (ts[3 << 14] - t0) * 1e-3);
+               us(3, 0));
+        printf("tstamp-end %zux%zu: per block median / max: merge and atomics %.2f / %.2f, count %.2f / %.2f us; "
+               "last block %zu: loads end %.2f, atomics %.2f, counted %.2f, finish %.2f us\n",
+               R, C, at[n / 2], at[n - 1], ct[n / 2], ct[n - 1], L, us(1, L), us(4, L), us(2, L), us(3, 0));
     }
 }
 #endif

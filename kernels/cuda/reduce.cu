@@ -83,7 +83,8 @@ __device__ __forceinline__ void exp_flush(double *a, ull *limb, int lo)
 struct TState {
     double a[GP_XK];
     ull w0, w1, w2;
-    long long sp[3];
+    unsigned sp[3];   /* NaN, +Inf, -Inf seen: 32 bits, as a warp reads far fewer than 2^32 elements a launch
+                       * (64-bit counts held 3 more registers through the whole sum's loop) */
 };
 __device__ __forceinline__ void ts_init(TState &s)
 {
@@ -823,9 +824,10 @@ __device__ __noinline__ double xvalue_call(const ull *limbs, gp_xfmt f)
 
 /* GP_TSTAMP (a diagnostic build of the bench only, bench/tstamp-build.sh; never the product): block
  * b of the whole sum stamps %globaltimer into gp_ts[k][b] at its start (k = 0), the end of its
- * loads (1), the end of its flush, fence and block count (2); the last block its finish (3, slot 0). */
+ * loads (1), the end of its flush, fence and block count (2); the last block its finish (3, slot 0)
+ * and its number + 1 (3, slot 1); the end of its limb atomics (4; fr=0: and the fence). */
 #ifdef GP_TSTAMP
-__device__ ull gp_ts[4][1 << 14];
+__device__ ull gp_ts[5][1 << 14];
 __device__ __forceinline__ ull gtime()
 {
     ull t;
@@ -904,6 +906,7 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     GP_SHARED_ARRAY(int, last, 1);
     if (!fr) __threadfence();
     __syncthreads();
+    GP_TS(4, blockIdx.x);
     /* fr=1: the count itself releases the block's limbs (ordered before it by the barrier) and
      * acquires the others', one trip to L2 instead of a fence, the count and a fence */
     if (threadIdx.x == 0) last[0] = (fr ? atomic_add_acq_rel(gacc + w, 1ull) : atomicAdd(gacc + w, 1ull)) == (ull)gridDim.x - 1;
@@ -936,6 +939,9 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     __syncthreads();
     for (int i = threadIdx.x; i < C * w; i += blockDim.x) out[i] = (long long)sh[i];
     GP_TS(3, 0);
+#ifdef GP_TSTAMP
+    if (!ROWS && C == 1 && threadIdx.x == 0) gp_ts[3][1] = blockIdx.x + 1;
+#endif
 }
 
 __device__ __forceinline__ void push_exc(ull *cnt, unsigned *exc, size_t target)
@@ -2269,8 +2275,8 @@ struct Tune {
     int cx;        /* column sums: 1 one, two or four f32 columns (one f64 column) run as one whole sum with a lane
                     * per column (k_sum_all<T, U, false, C>, fsum_cols_x); 0 never */
     int lb;        /* f32 k_sum_all at U = 8: 0 __launch_bounds__(512) (ptxas keeps it at 64 registers), 3 256-thread
-                    * blocks, 3 per SM (78-80 registers); -1 (default) 3 for columns as whole sums and for k_sum_all
-                    * with dyn, else 0 */
+                    * blocks, 3 per SM (78-80 registers); 4 256-thread blocks, 4 per SM (64 registers); -1 (default) 3
+                    * for columns as whole sums, 4 for the whole sum and rows as whole sums with dyn, else 0 */
     int rw;        /* f32 row sums of short rows of whole 512-byte units: 1 (default) a warp per batch of rwr rows
                     * with contiguous loads (k_sum_rows_w) for rows of 4 or 8 units; 2 the same for 4..60 units
                     * (a multiple of 4); 0 the row kernel */
@@ -2402,7 +2408,7 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "ug") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.ug = n;
         else if (!strcmp(tok, "rx") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.rx = n;
         else if (!strcmp(tok, "cx") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.cx = n;
-        else if (!strcmp(tok, "lb") && (!strcmp(v, "-1") || !strcmp(v, "0") || !strcmp(v, "3"))) t.lb = n;
+        else if (!strcmp(tok, "lb") && (!strcmp(v, "-1") || !strcmp(v, "0") || !strcmp(v, "3") || !strcmp(v, "4"))) t.lb = n;
         else if (!strcmp(tok, "rw") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.rw = n;
         else if (!strcmp(tok, "rwr") && (n == 2 || n == 4)) t.rwr = n;
         else if (!strcmp(tok, "rwp") && (!strcmp(v, "0") || !strcmp(v, "2"))) t.rwp = n;
@@ -2414,7 +2420,7 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2|3, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
-                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1, ri=-1|0|1, wc=0|1, dyn=0..64, fr=0|1", tok,
+                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3|4, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1, ri=-1|0|1, wc=0|1, dyn=0..64, fr=0|1", tok,
                      v);
             return GP_EINVAL;
         }
@@ -2705,8 +2711,10 @@ static size_t sum_chunk(bool f32) { return f32 ? (size_t)1 << 29 : (size_t)1 << 
  * always 512), and its block size. Columns as whole sums (C > 1) take 256 x 3 by default: at 64
  * registers their load loop spills the run state (2^27 x 4 f32 0.86x CUB on an H200, 0.97 at 3
  * blocks of 256 with 79 registers); the whole sum and the rows lose 0.3-0.6 points there
- * (bench/NOTES.md, twenty-sixth session). So does the whole sum with dyn (DYN): at 64 registers its
- * loop spilled the run state (0.89-0.90x CUB on an H100, 0.996 at 256 x 3). */
+ * (bench/NOTES.md, twenty-sixth session). The whole sum and rows as whole sums with dyn (DYN) take
+ * 256 x 4: their loop fits 64 registers since the thread state's special counts are 32-bit (before,
+ * it spilled the run state there and took 256 x 3); H100, axis all 0.996 -> 0.997-0.998x CUB, 4 x
+ * 2^27 rows 0.989 -> 0.993 (bench/NOTES.md, thirty-seventh session). */
 /* tuning dyn on (f32 only, and not with batch=3's directed-rounding loop) */
 static bool use_dyn(const gp_cuda_reduce *c) { return c->tune.dyn && c->tune.batch != 3; }
 
@@ -2715,9 +2723,13 @@ static auto sum_all_kernel(const gp_cuda_reduce *c, int *bs)
 {
     *bs = c->tune.bs;
     if constexpr (std::is_same<T, float>::value && U == 8) {
-        if (c->tune.lb == 3 || (c->tune.lb < 0 && (C > 1 || DYN))) {
+        if (c->tune.lb == 3 || (c->tune.lb < 0 && C > 1)) {
             *bs = 256;
             return fast::k_sum_all<T, U, ROWS, C, 3, DYN>;
+        }
+        if (c->tune.lb == 4 || (c->tune.lb < 0 && DYN)) {
+            *bs = 256;
+            return fast::k_sum_all<T, U, ROWS, C, 4, DYN>;
         }
     }
     return fast::k_sum_all<T, U, ROWS, C, 0, DYN>;
@@ -3483,7 +3495,7 @@ extern "C" int gp_cuda_rarg(gp_cuda_reduce *c, const void *buf, size_t rows, siz
 
 /* The GPU kept busy for `cycles` clocks (benchmarks: queue the timed work behind it). */
 #ifdef GP_TSTAMP
-/* the whole sum's stamps (GP_TS) of the last launch: 4 x 2^14 */
+/* the whole sum's stamps (GP_TS) of the last launch: 5 x 2^14 */
 extern "C" void gp_cuda_reduce_tstamp(unsigned long long *host)
 {
     cudaMemcpyFromSymbol(host, fast::gp_ts, sizeof fast::gp_ts);
