@@ -10,7 +10,7 @@ B=v/bench/bench_reduce_gpu
 for r in 1 2 3; do
   timeout 90 $B --no-verify --ops sum_all --reps 20 --variants 'lb=3;dyn=0,fr=0' 2>&1 | grep -E "^(cub_sum|plain_sum|sum_all|VERIFY)" | sed "s/^/r$r /" >> $OUT/c2.txt
 done
-python3 bench/results/2026-12-07-s37/summ.py $OUT/c2.txt
+python3 bench/results/2026-12-07-s36/summ.py $OUT/c2.txt
 timeout 150 v/tests/gpu/test_cuda_reduce --quick > $OUT/quick.txt 2>&1; echo "test_cuda_reduce --quick rc=$? $(tail -1 $OUT/quick.txt)"; grep -m5 FAIL $OUT/quick.txt
 timeout 120 $B --no-verify --ops sum_rows,sum_cols --reps 20 --variants 'lb=3' 2>&1 | grep -E "^(cub_sum|sum_|VERIFY)" | sed "s/^/r4 /" >> $OUT/c2.txt
 grep "^r4" $OUT/c2.txt | awk '{print $2, $3, $6}' | paste -sd' ' | fold -w 300
