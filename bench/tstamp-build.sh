@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/tstamp-build.sh — a diagnostic bench_reduce_gpu whose whole-sum kernel stamps %globaltimer
-# per block (GP_TSTAMP in kernels/cuda/reduce.cu): start, end of loads, end of flush/fence/count,
-# and the last block's finish, printed as a `tstamp` line after each timed sum_all. Built from a
+# per block (GP_TSTAMP in kernels/cuda/reduce.cu): start, end of loads, end of the limb atomics, end
+# of flush/fence/count, and the last block's number and finish, printed as `tstamp` and
+# `tstamp-end` lines (the last block's path) after each timed sum_all. Built from a
 # configured CUDA tree's flags; the product build never has it. Never used for the figures
 # themselves (its stores are in the kernel), only for where the time goes.
 # usage: bash bench/tstamp-build.sh BUILD_DIR OUT_DIR   (BUILD_DIR: a -DCMAKE_CUDA_ARCHITECTURES=90
