@@ -2276,7 +2276,8 @@ struct Tune {
                     * per column (k_sum_all<T, U, false, C>, fsum_cols_x); 0 never */
     int lb;        /* f32 k_sum_all at U = 8: 0 __launch_bounds__(512) (ptxas keeps it at 64 registers), 3 256-thread
                     * blocks, 3 per SM (78-80 registers); 4 256-thread blocks, 4 per SM (64 registers); -1 (default) 3
-                    * for columns as whole sums, 4 for the whole sum and rows as whole sums with dyn, else 0 */
+                    * for two or four columns as whole sums (C > 1), 4 for the other sweeps with dyn (the whole sum,
+                    * rows as whole sums, one column as a whole sum), else 0 */
     int rw;        /* f32 row sums of short rows of whole 512-byte units: 1 (default) a warp per batch of rwr rows
                     * with contiguous loads (k_sum_rows_w) for rows of 4 or 8 units; 2 the same for 4..60 units
                     * (a multiple of 4); 0 the row kernel */
