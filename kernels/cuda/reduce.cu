@@ -739,6 +739,9 @@ __device__ __forceinline__ ull atomic_add_acq_rel(ull *p, ull v)
 #define GP_DYN_CTRS 32u   /* dyn's counters: one counter took ~2 ns an atomic (dyn=64: 0.66x CUB) */
 #define GP_DYN_PITCH 16u  /* ... 16 ull (128 bytes) apart */
 #define GP_DYN_SLOTS (GP_DYN_CTRS * GP_DYN_PITCH)   /* ull slots of one set of counters */
+/* Words of a half of d_zacc (zscratch): four columns' limbs of the widest format, each with a block
+ * counter, and dyn's counters (k_sum_all's layout for C <= 4, !ROWS) */
+#define GP_ZW (4 * (GP_XNL_MAX + GP_XSPECIAL + 1) + GP_DYN_SLOTS)
 /* the last block of a sweep leaves its counters zero for the next launch */
 __device__ __forceinline__ void dyn_reset(ull *ctr)
 {
@@ -855,12 +858,16 @@ __device__ __forceinline__ ull gtime()
 template <typename T, int U, bool ROWS, int C = 1, int MB = 0, bool DYN = false>
 __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, int wc, int dyn, int fr, gp_xfmt f, ull *gacc,
-              long long *out, double *rout)
+              long long *out, double *rout, ull *zo)
 {
     static_assert(!ROWS || C == 1, "k_sum_all: rows or columns");
     GP_EXTERN_SHARED(ull, sh);
     const int w = f.nl + GP_XSPECIAL, isf = Elem<T>::F;
     if constexpr (ROWS) x += blockIdx.y * n;
+    if constexpr (!ROWS)   /* the other half of d_zacc, whole (the last launch's C and w may differ), zero for the
+                            * next launch (zscratch) */
+        if (zo && blockIdx.x == 0)
+            for (unsigned i = threadIdx.x; i < GP_ZW; i += blockDim.x) zo[i] = 0;
     for (int i = threadIdx.x; i < C * w; i += blockDim.x) sh[i] = 0;
     __syncthreads();
     GP_TS(0, blockIdx.x);
@@ -2264,7 +2271,10 @@ struct Tune {
     int rsteps;    /* row sums: fewest steps of U vectors per lane when choosing lanes per row */
     int autoshape; /* f32 sums: bs and unroll per axis (AutoShape) unless bs, bps or unroll is set */
     int bal;       /* row sums: 1 every lane group gets the same number of (row, segment) items */
-    int fin;       /* axis all: 1 the last block finishes (no memset, no k_norm launch) */
+    int fin;       /* axis all (and columns as whole sums, cx): 1 the last block normalises the limbs (no memset,
+                    * no k_norm launch); 2 no last block: the blocks' limbs stay in a half of d_zacc, that the
+                    * next launch leaves alone while it zeroes the other, and the fetch normalises them on the
+                    * host; 0 (axis all) a memset, the kernel and a k_norm launch */
     int fm;        /* row sums: 1 a group whose lanes' runs pass the span test together merges by plain adds
                     * (2^20 x 512: 0.887 -> 0.893-0.894x CUB, the others equal; bench/NOTES.md, sixth session) */
     int ug;        /* f32/f64 sums: 1 a step whose U loads are all in range loads them without a bounds test, from
@@ -2310,6 +2320,8 @@ struct Plan {
     gp_rkind k;
     gp_raxis axis;
     gp_xfmt f;
+    const ull *raw;   /* with limbs, fin=2: the targets' limbs as the blocks' atomics left them, w + 1 words a
+                       * target (the last is the unused block counter), in a half of d_zacc; NULL: in d_acc */
 };
 } // namespace
 
@@ -2331,9 +2343,12 @@ struct gp_cuda_reduce {
     long long *d_xacc;    /* normalised limbs of listed columns */
     size_t xacc_cap;
     ull *d_cnt;           /* listed targets; cols: lo-list slots, runs, slots in runs (put_lo, put_run) */
-    ull *d_zacc;          /* axis-all limbs of one chunk + a block counter: zero between calls */
-    ull *d_rx;            /* rows (columns) as whole sums: limbs + a block counter per row (column), zero
-                           * between calls */
+    ull *d_zacc;          /* two halves of GP_ZW words (zscratch), each: the limbs + a block counter of axis all's
+                           * one chunk or of each column as a whole sum, then dyn's counters; zero between calls
+                           * but for the half that the last launch left its limbs in (fin=2) */
+    int zpar;             /* the half of d_zacc that the next launch adds into */
+    const ull *raw;       /* the half that the last launch left its limbs in (fin=2), for Plan.raw */
+    ull *d_rx;            /* rows as whole sums: limbs + a block counter per row, zero between calls */
     size_t rx_cap;        /* bytes */
     ull *d_stats;         /* k_stats' six figures; verify's fingerprints per row or column */
     size_t stats_cap;
@@ -2404,7 +2419,7 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "batch") && v[0] >= '0' && v[0] <= '3' && !v[1]) t.batch = n;
         else if (!strcmp(tok, "rsteps") && n >= 1 && n <= 64) t.rsteps = n;
         else if (!strcmp(tok, "bal") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.bal = n;
-        else if (!strcmp(tok, "fin") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fin = n;
+        else if (!strcmp(tok, "fin") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.fin = n;
         else if (!strcmp(tok, "fm") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fm = n;
         else if (!strcmp(tok, "ug") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.ug = n;
         else if (!strcmp(tok, "rx") && (!strcmp(v, "0") || !strcmp(v, "1") || !strcmp(v, "2"))) t.rx = n;
@@ -2420,7 +2435,7 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "dyn") && v[0] >= '0' && v[0] <= '9' && n >= 0 && n <= 64) t.dyn = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
-                     "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2|3, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1, "
+                     "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2|3, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1|2, "
                      "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3|4, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1, ri=-1|0|1, wc=0|1, dyn=0..64, fr=0|1", tok,
                      v);
             return GP_EINVAL;
@@ -2451,7 +2466,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
     if (!rc) rc = cuerr(cudaMalloc((void **)&c->d_cnt, 32), "cudaMalloc", err, errlen);
-    const size_t zbytes = (GP_XNL_MAX + GP_XSPECIAL + 1 + GP_DYN_SLOTS) * sizeof(ull);   /* limbs, block counter, dyn's */
+    const size_t zbytes = 2 * GP_ZW * sizeof(ull);
     if (!rc) rc = cuerr(cudaMalloc((void **)&c->d_zacc, zbytes), "cudaMalloc", err, errlen);
     if (!rc) rc = cuerr(cudaMemsetAsync(c->d_zacc, 0, zbytes, c->stream), "cudaMemsetAsync", err, errlen);
     const char *env = getenv("GP_CUDA_REDUCE");
@@ -2736,6 +2751,17 @@ static auto sum_all_kernel(const gp_cuda_reduce *c, int *bs)
     return fast::k_sum_all<T, U, ROWS, C, 0, DYN>;
 }
 
+/* The zero half of d_zacc that the next axis-all or columns-as-whole-sums launch adds into, and in
+ * *other the half that launch must zero (k_sum_all's zo): the one the launch before left its limbs
+ * in, read by a fetch queued before this launch if at all */
+static ull *zscratch(gp_cuda_reduce *c, ull **other)
+{
+    ull *h = c->d_zacc + (size_t)c->zpar * GP_ZW;
+    *other = c->d_zacc + (size_t)(1 - c->zpar) * GP_ZW;
+    c->zpar ^= 1;
+    return h;
+}
+
 template <typename T, int U>
 static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f, long long *acc, ull *zacc)
 {
@@ -2750,13 +2776,16 @@ static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f,
         size_t m = n - s < chunk ? n - s : chunk;
         size_t work = (m / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
         unsigned g = grid_for(c, kern, bs, smem, work);
-        if (zacc) {   /* one chunk: limbs in zacc (kept zero), normalised into acc by the last block */
-            GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, c->tune.dyn, c->tune.fr, f, zacc, acc,
-                                                     (double *)NULL);
+        if (zacc) {   /* one chunk: limbs in a zero half of zacc, normalised into acc by the last block (fin=1) or
+                       * left there for the fetch (fin=2) */
+            ull *zo, *zh = zscratch(c, &zo);
+            GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, c->tune.dyn, c->tune.fr, f, zh,
+                                                     c->tune.fin == 2 ? (long long *)NULL : acc, (double *)NULL, zo);
+            c->raw = c->tune.fin == 2 ? zh : NULL;
             break;
         }
         GP_LAUNCH(g, bs, smem, c->stream, kern)(x + s, m, sq, c->tune.batch, c->tune.ug, c->tune.wc, 0, c->tune.fr, f, reinterpret_cast<ull *>(acc),
-                                                 (long long *)NULL, (double *)NULL);
+                                                 (long long *)NULL, (double *)NULL, (ull *)NULL);
         GP_LAUNCH(1, 32, 0, c->stream, k_norm)(acc, 1, f.nl, w);
     }
 }
@@ -2801,7 +2830,8 @@ static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     int rc = rx_scratch(c, rows * ((size_t)(w + 1) + (dyn ? GP_DYN_SLOTS : 0)) * sizeof(ull), err, errlen);
     if (rc) return rc;
     GP_LAUNCH(dim3((unsigned)bpr, (unsigned)rows), bs, smem, c->stream, kern)(
-        x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, c->tune.dyn, c->tune.fr, f, c->d_rx, (long long *)NULL, out);
+        x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, c->tune.dyn, c->tune.fr, f, c->d_rx, (long long *)NULL, out,
+        (ull *)NULL);
     *done = true;
     return 0;
 }
@@ -2823,8 +2853,6 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     constexpr bool f32 = std::is_same<T, float>::value;
     if (!c->tune.cx || !n || ((uintptr_t)x & 15) || (f32 ? 4 % cols : cols != 1) || n > sum_chunk(f32)) return 0;
     const bool dyn = f32 && use_dyn(c);
-    int rc = rx_scratch(c, (cols * (w + 1) + (dyn ? GP_DYN_SLOTS : 0)) * sizeof(ull), err, errlen);
-    if (rc) return rc;
     GROW(c->d_acc, c->acc_cap, cols * w * sizeof(long long), 0);
     int bs;
     auto kern = sum_all_kernel<T, U, false, 1>(c, &bs);
@@ -2835,8 +2863,10 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     }
     const size_t smem = cols * w * sizeof(ull), work = (n / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
     const unsigned g = grid_for(c, kern, bs, smem, work ? work : 1);
-    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, c->tune.dyn, c->tune.fr, f, c->d_rx,
-                                             c->d_acc, (double *)NULL);
+    ull *zo, *zh = zscratch(c, &zo);   /* a zero half of zacc (fsum_all's) */
+    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, c->tune.dyn, c->tune.fr, f, zh,
+                                             c->tune.fin == 2 ? (long long *)NULL : c->d_acc, (double *)NULL, zo);
+    c->raw = c->tune.fin == 2 ? zh : NULL;
     *done = true;
     return 0;
 }
@@ -3155,6 +3185,7 @@ static int rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols,
     Plan p = {1, !c->tune.fast || force_legacy || (!isf && axis != GP_AXIS_ALL), axis == GP_AXIS_ALL, rows, cols, 0, t, k,
               axis, f};
     c->plan.what = 0;
+    c->raw = NULL;
     if (p.legacy) {
         int rc = legacy_sum(c, dx, rows, cols, t, sq, axis, f, err, errlen);
         if (rc) return rc;
@@ -3191,6 +3222,7 @@ static int rsum_dev(gp_cuda_reduce *c, const void *dx, size_t rows, size_t cols,
         }
     }
     CK(cudaGetLastError(), "reduce kernel launch");
+    p.raw = c->raw;
     c->plan = p;
     return 0;
 }
@@ -3238,12 +3270,16 @@ extern "C" int gp_cuda_rsum_fetch(gp_cuda_reduce *c, const void *dx, size_t rows
     const size_t w = (size_t)f.nl + GP_XSPECIAL, n = ntargets(rows, cols, axis);
     c->fallbacks = 0;
     if (p.legacy || p.limbs) {
-        size_t abytes = n * w * sizeof(long long);
+        const size_t pitch = p.raw ? w + 1 : w;   /* raw: each target's block counter after its limbs */
+        size_t abytes = n * pitch * sizeof(long long);
         int rc = stage(c, abytes, err, errlen);
         if (rc) return rc;
-        CK(cudaMemcpyAsync(c->h_acc, c->d_acc, abytes, cudaMemcpyDeviceToHost, c->stream), "cudaMemcpyAsync D2H");
+        CK(cudaMemcpyAsync(c->h_acc, p.raw ? (const void *)p.raw : (const void *)c->d_acc, abytes, cudaMemcpyDeviceToHost,
+                           c->stream), "cudaMemcpyAsync D2H");
         CK(cudaStreamSynchronize(c->stream), "reduce kernel");
-        if (rowval) {   /* rows of a float type with the first version's kernels: round on the host */
+        if (p.raw) {
+            for (size_t i = 0; i < n; i++) add_limbs(acc + i * w, c->h_acc + i * pitch, 1, f);
+        } else if (rowval) {   /* rows of a float type with the first version's kernels: round on the host */
             for (size_t i = 0; i < n; i++) rowval[i] = gp_xvalue((const int64_t *)c->h_acc + i * w, f);
         } else {
             add_limbs(acc, c->h_acc, n, f);
