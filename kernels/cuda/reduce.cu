@@ -853,8 +853,10 @@ __device__ __forceinline__ ull gtime()
  * C > 1 (column sums of C columns, 16 / (C sizeof(T)) rows per vector, tuning cx): the n elements
  * as one sweep, lane l of each group of C lanes adding column l (col_exchange) into shared limbs
  * sh + l w, column c's limbs in gacc + c (w + 1) (the block counter in gacc[w]), and the last
- * block normalises column c into out + c w. MB > 0: 256-thread blocks, MB of them per SM (ptxas
- * otherwise keeps these kernels at 64 registers). */
+ * block normalises column c into out + c w. !ROWS with out NULL (tuning fin=2, and the chunks of
+ * fin=0): no last block, the limbs stay in gacc for the host. zo (!ROWS, not NULL): block 0 zeroes
+ * those GP_ZW words at the start (the other half of d_zacc, zscratch). MB > 0: 256-thread blocks,
+ * MB of them per SM (ptxas otherwise keeps these kernels at 64 registers). */
 template <typename T, int U, bool ROWS, int C = 1, int MB = 0, bool DYN = false>
 __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     k_sum_all(const T *__restrict__ x, size_t n, int sq, int batch, int ug, int wc, int dyn, int fr, gp_xfmt f, ull *gacc,
@@ -2271,10 +2273,11 @@ struct Tune {
     int rsteps;    /* row sums: fewest steps of U vectors per lane when choosing lanes per row */
     int autoshape; /* f32 sums: bs and unroll per axis (AutoShape) unless bs, bps or unroll is set */
     int bal;       /* row sums: 1 every lane group gets the same number of (row, segment) items */
-    int fin;       /* axis all (and columns as whole sums, cx): 1 the last block normalises the limbs (no memset,
-                    * no k_norm launch); 2 no last block: the blocks' limbs stay in a half of d_zacc, that the
-                    * next launch leaves alone while it zeroes the other, and the fetch normalises them on the
-                    * host; 0 (axis all) a memset, the kernel and a k_norm launch */
+    int fin;       /* axis all (and columns as whole sums, cx): 2 (default) no last block: the blocks' limbs stay
+                    * in a half of d_zacc, that the next launch leaves alone while it zeroes the other, and the
+                    * fetch normalises them on the host (H100 whole sum 0.9971 -> 0.9998x CUB, 2^27 x 4 columns
+                    * 0.995 -> 0.999; bench/NOTES.md, thirty-eighth session); 1 the last block (a block count)
+                    * normalises the limbs; 0 (axis all) a memset, the kernel and a k_norm launch */
     int fm;        /* row sums: 1 a group whose lanes' runs pass the span test together merges by plain adds
                     * (2^20 x 512: 0.887 -> 0.893-0.894x CUB, the others equal; bench/NOTES.md, sixth session) */
     int ug;        /* f32/f64 sums: 1 a step whose U loads are all in range loads them without a bounds test, from
@@ -2314,7 +2317,7 @@ struct Tune {
 struct Plan {
     int what;      /* 0 nothing, 1 sum, 2 extremum, 3 argmin/argmax */
     int legacy;    /* limbs per target (sums) / keys + NaN counts (extrema) of the first version */
-    int limbs;     /* sums: normalised limbs per target in d_acc (axis all; columns by fsum_cols_x) */
+    int limbs;     /* sums: limbs per target, normalised in d_acc or raw (below) (axis all; columns by fsum_cols_x) */
     size_t rows, cols, xcap;
     gp_rtype t;
     gp_rkind k;
@@ -2461,7 +2464,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 1, 1, 1, 1, 1, -1, 1, 2, 2, 1, -1, 0, 8, 1};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 2, 1, 1, 1, 1, -1, 1, 2, 2, 1, -1, 0, 8, 1};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -2843,7 +2846,8 @@ static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
  * on an H100 (bench/NOTES.md, twenty-sixth session). Two f64 columns would work the same way
  * (col_exchange takes any C dividing a vector) but were not measured, so they keep the column
  * kernel. The matrix must start 16-byte aligned and be one launch's deposits (sum_chunk).
- * Normalised limbs of each column into d_acc; *done = false: not such a shape, nothing launched. */
+ * Normalised limbs of each column into d_acc (fin=2: raw limbs in a half of d_zacc, c->raw); *done =
+ * false: not such a shape, nothing launched. */
 template <typename T, int U>
 static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, int sq, gp_xfmt f, bool *done,
                        char *err, size_t errlen)
