@@ -648,9 +648,12 @@ int same(int o, size_t R, size_t C, const Res &g, const Res &c, char *why, size_
 #ifdef GP_TSTAMP
 extern "C" void gp_cuda_reduce_tstamp(unsigned long long *host);
 /* GP_TSTAMP builds (diagnostic, bench/NOTES.md thirty-fifth session): where a whole-sum launch
- * spends its time, from the blocks' %globaltimer stamps, against the events around it */
-void tstamp_report(Ctx &c, size_t R, size_t C)
+ * spends its time, from the blocks' %globaltimer stamps, against the events around it. Its launches
+ * take fin=1 on top of the tuning: the stamps after the loads are on the last block's path, and
+ * with fin=2 (the default since the thirty-eighth session) there is no last block; deftune after */
+void tstamp_report(Ctx &c, size_t R, size_t C, const char *deftune)
 {
+    if (gp_cuda_reduce_tune(c.cu, "fin=1", c.err, sizeof c.err)) die(c, "tune");
     std::vector<unsigned long long> ts(5 << 14);
     const size_t S = 1u << 14;
     for (int rep = 0; rep < 3; rep++) {
@@ -685,6 +688,7 @@ void tstamp_report(Ctx &c, size_t R, size_t C)
                "last block %zu: loads end %.2f, atomics %.2f, counted %.2f, finish %.2f us\n",
                R, C, at[n / 2], at[n - 1], ct[n / 2], ct[n - 1], L, us(1, L), us(4, L), us(2, L), us(3, 0));
     }
+    if (gp_cuda_reduce_tune(c.cu, deftune, c.err, sizeof c.err)) die(c, "tune");
 }
 #endif
 
@@ -841,7 +845,7 @@ int main(int argc, char **argv)
             record(c, op_name[o], R, C, ms, op_written(o, R, C), cub_gbps, copy_gbps, note);
             if (o == SUM_ALL) {
 #ifdef GP_TSTAMP
-                tstamp_report(c, R, C);
+                tstamp_report(c, R, C, deftune);
 #endif
                 sum_all_ms = ms;
                 if (sum0.empty()) sum0 = g.acc;

@@ -4,11 +4,12 @@
 # of flush/fence/count, and the last block's number and finish, printed as `tstamp` and
 # `tstamp-end` lines (the last block's path) after each timed sum_all. Built from a
 # configured CUDA tree's flags; the product build never has it. Never used for the figures
-# themselves (its stores are in the kernel), only for where the time goes.
+# themselves (its stores are in the kernel), only for where the time goes. The report's launches
+# take fin=1: the end stamps are the last block's path, and the default fin=2 has no last block.
 # usage: bash bench/tstamp-build.sh BUILD_DIR OUT_DIR   (BUILD_DIR: a -DCMAKE_CUDA_ARCHITECTURES=90
 #        build that has built bench_reduce_gpu; OUT_DIR/bench_reduce_gpu_ts is the result)
 set -eu
-if [ $# -ne 2 ]; then sed -n '7,8p' "$0" >&2; exit 2; fi
+if [ $# -ne 2 ]; then sed -n '9,10p' "$0" >&2; exit 2; fi
 src=$(cd "$(dirname "$0")/.." && pwd)
 b=$(cd "$1" && pwd)
 mkdir -p "$2/x"
