@@ -761,7 +761,7 @@ __device__ __forceinline__ void dyn_reset(ull *ctr)
 template <typename T, int U, int C, bool RR = false, bool DYN = false>
 __device__ __forceinline__ void sum_tiles(TState &s, const A16<T> *xv, size_t nv, size_t b0, size_t stride, int sq,
                                           int batch, int ug, int wc, ull *sh, int lo, size_t nst = 0,
-                                          ull *ctr = nullptr)
+                                          ull *ctr = nullptr, unsigned ck = 0)
 {
     Run run;
     run_init(run);
@@ -783,15 +783,19 @@ __device__ __forceinline__ void sum_tiles(TState &s, const A16<T> *xv, size_t nv
                        W = gridDim.x * wpb, gw = blockIdx.x * wpb + (threadIdx.x >> 5),
                        nc = W < GP_DYN_CTRS ? W : GP_DYN_CTRS, cq = gw % nc,
                        ns = (unsigned)nst + cq;   /* this warp's counter's units: ns + nc k (every counter has warps) */
+        /* the static share in chunks of K units (tuning ck, a power of two; 0: K = wpb, the grid-stride
+         * order): block b takes chunks b, b + G, ..., its warps the units of a chunk in turn */
+        const unsigned K = ck > wpb ? ck : wpb, skip = (gridDim.x - 1) * K;
         ctr += cq * GP_DYN_PITCH;
-        unsigned q = gw;
+        unsigned q = blockIdx.x * K + (threadIdx.x >> 5);
         if (q >= nst) {
             unsigned k = 0;
             if (lane == 0) k = (unsigned)atomicAdd(ctr, 1ull);
             q = ns + nc * __shfl_sync(0xffffffffu, k, 0);
         }
         while (q < nu) {
-            unsigned nq = q + W, k = 0;
+            unsigned nq = q + wpb, k = 0;
+            if ((nq & (K - 1)) < wpb) nq += skip;   /* past this chunk: the block's next one */
             const bool ask = nq >= nst;   /* the same in the whole warp */
             if (ask && lane == 0) k = (unsigned)atomicAdd(ctr, 1ull);
             const size_t b = (size_t)q * du;
@@ -881,9 +885,10 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
     /* batch=3: the loop with the directed-rounding runs, a second copy of it (a run-time test inside
      * one loop made ptxas keep both tests' state: batch=2 lost 9 points on an H100) */
     const A16<T> *xv = reinterpret_cast<const A16<T> *>(x);
-    /* DYN (batch 0-2): the last dyn / 64 of the warps' whole units go to warps on demand, from 32
-     * counters after the limbs (of every row, each row's own) */
-    const size_t nwu = nv / (32u * U), nst = DYN ? nwu - nwu * (size_t)dyn / 64 : 0, nvw = DYN ? nwu * 32u * U : nv;
+    /* DYN (batch 0-2): the last (dyn & 255) / 64 of the warps' whole units go to warps on demand, from
+     * 32 counters after the limbs (of every row, each row's own); dyn >> 8: tuning ck (dyn_arg) */
+    const size_t nwu = nv / (32u * U), nst = DYN ? nwu - nwu * (size_t)(dyn & 255) / 64 : 0,
+                 nvw = DYN ? nwu * 32u * U : nv;
     ull *const ctr = DYN ? gacc + (ROWS ? gridDim.y : C) * (size_t)(w + 1) + (ROWS ? blockIdx.y : 0) * GP_DYN_SLOTS
                          : nullptr;
     if (!DYN && std::is_same<T, float>::value && batch == 3)
@@ -891,7 +896,7 @@ __global__ void __launch_bounds__(MB ? 256 : 512, MB)
                                                           batch, ug, wc, mine, f.lo);
     else
         sum_tiles<T, U, C, false, DYN>(s, xv, nv, blockIdx.x * tile, (size_t)gridDim.x * tile, sq, batch, ug, wc, mine,
-                                       f.lo, nst, ctr);
+                                       f.lo, nst, ctr, (unsigned)dyn >> 8);
     /* the tail (DYN: the units are whole, the vectors after the last one are tail too) */
     if constexpr (C > 1) {   /* element i is column i mod C, and C divides nvw VEC */
         if (blockIdx.x == 0 && threadIdx.x < C)
@@ -2310,6 +2315,8 @@ struct Tune {
                     * the last dyn / 64 of the warps' units (32 U vectors) on demand from 32 counters, 1..64
                     * likewise, 0 a grid-stride sweep alone (H100 axis all: 0.9919 -> 0.9960x CUB; bench/NOTES.md,
                     * thirty-sixth session) */
+    int ck;        /* f32 whole sums with dyn: the static share in chunks of ck units (4 KiB of a warp each), block b
+                    * taking chunks b, b + grid, ...; 0 (default) chunks of a block's warps, the grid-stride order */
     int fr;        /* k_sum_all's block count: 1 (default) one acquire-release atomic; 0 fence, count, fence (H100:
                     * 0.9960 -> 0.9968x CUB with dyn=8, 0.9919 -> 0.9927 without; bench/NOTES.md, thirty-sixth session) */
 };
@@ -2397,10 +2404,10 @@ static void tune_desc(gp_cuda_reduce *c)
 {
     snprintf(c->tdesc, sizeof c->tdesc,
              "kernels=%s,bs=%d,bps=%d,unroll=%d,batch=%d,rsteps=%d,auto=%d,bal=%d,fin=%d,fm=%d,ug=%d,rx=%d,cx=%d,lb=%d,rw=%d,rwr=%d,"
-             "rwp=%d,rws=%d,ri=%d,wc=%d,dyn=%d,fr=%d",
+             "rwp=%d,rws=%d,ri=%d,wc=%d,dyn=%d,ck=%d,fr=%d",
              c->tune.fast ? "fast" : "legacy", c->tune.bs, c->tune.bps, c->tune.unroll, c->tune.batch, c->tune.rsteps,
              c->tune.autoshape, c->tune.bal, c->tune.fin, c->tune.fm, c->tune.ug, c->tune.rx, c->tune.cx, c->tune.lb,
-             c->tune.rw, c->tune.rwr, c->tune.rwp, c->tune.rws, c->tune.ri, c->tune.wc, c->tune.dyn, c->tune.fr);
+             c->tune.rw, c->tune.rwr, c->tune.rwp, c->tune.rws, c->tune.ri, c->tune.wc, c->tune.dyn, c->tune.ck, c->tune.fr);
 }
 
 extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *err, size_t errlen)
@@ -2436,10 +2443,11 @@ extern "C" int gp_cuda_reduce_tune(gp_cuda_reduce *c, const char *spec, char *er
         else if (!strcmp(tok, "wc") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.wc = n;
         else if (!strcmp(tok, "fr") && (!strcmp(v, "0") || !strcmp(v, "1"))) t.fr = n;
         else if (!strcmp(tok, "dyn") && v[0] >= '0' && v[0] <= '9' && n >= 0 && n <= 64) t.dyn = n;
+        else if (!strcmp(tok, "ck") && (n == 0 || (n >= 8 && n <= 1024 && !(n & (n - 1))))) t.ck = n;
         else {
             snprintf(err, errlen, "GP_CUDA_REDUCE: %s=%s: expected kernels=fast|legacy, bs=64|128|256|512, bps=1..64, "
                      "unroll=2|4|8|16 (16: f32 rows and cols), batch=0|1|2|3, rsteps=1..64, auto=0|1, bal=0|1, fin=0|1|2, "
-                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3|4, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1, ri=-1|0|1, wc=0|1, dyn=0..64, fr=0|1", tok,
+                     "fm=0|1, ug=0|1, rx=0|1|2, cx=0|1, lb=-1|0|3|4, rw=0|1|2, rwr=2|4, rwp=0|2, rws=0|1, ri=-1|0|1, wc=0|1, dyn=0..64, ck=0|8..1024 (a power of two), fr=0|1", tok,
                      v);
             return GP_EINVAL;
         }
@@ -2464,7 +2472,7 @@ extern "C" int gp_cuda_reduce_create(gp_cuda_reduce **out, int local_rank, char 
     gp_cuda_reduce *c = (gp_cuda_reduce *)calloc(1, sizeof *c);
     if (!c) return GP_ENOMEM;
     c->dev = local_rank % n;
-    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 2, 1, 1, 1, 1, -1, 1, 2, 2, 1, -1, 0, 8, 1};
+    c->tune = Tune{1, 256, 8, 4, 2, 4, 1, 1, 2, 1, 1, 1, 1, -1, 1, 2, 2, 1, -1, 0, 8, 0, 1};
     tune_desc(c);
     int rc = cuerr(cudaSetDevice(c->dev), "cudaSetDevice", err, errlen);
     if (!rc) rc = cuerr(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking), "cudaStreamCreate", err, errlen);
@@ -2736,6 +2744,8 @@ static size_t sum_chunk(bool f32) { return f32 ? (size_t)1 << 29 : (size_t)1 << 
  * 2^27 rows 0.989 -> 0.993 (bench/NOTES.md, thirty-seventh session). */
 /* tuning dyn on (f32 only, and not with batch=3's directed-rounding loop) */
 static bool use_dyn(const gp_cuda_reduce *c) { return c->tune.dyn && c->tune.batch != 3; }
+/* k_sum_all's dyn argument: tuning dyn, and ck above its low 8 bits */
+static int dyn_arg(const gp_cuda_reduce *c) { return c->tune.dyn | c->tune.ck << 8; }
 
 template <typename T, int U, bool ROWS, int C, bool DYN = false>
 static auto sum_all_kernel(const gp_cuda_reduce *c, int *bs)
@@ -2782,7 +2792,7 @@ static void fsum_all(gp_cuda_reduce *c, const T *x, size_t n, int sq, gp_xfmt f,
         if (zacc) {   /* one chunk: limbs in a zero half of zacc, normalised into acc by the last block (fin=1) or
                        * left there for the fetch (fin=2) */
             ull *zo, *zh = zscratch(c, &zo);
-            GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, c->tune.dyn, c->tune.fr, f, zh,
+            GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, dyn_arg(c), c->tune.fr, f, zh,
                                                      c->tune.fin == 2 ? (long long *)NULL : acc, (double *)NULL, zo);
             c->raw = c->tune.fin == 2 ? zh : NULL;
             break;
@@ -2833,7 +2843,7 @@ static int fsum_rows_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     int rc = rx_scratch(c, rows * ((size_t)(w + 1) + (dyn ? GP_DYN_SLOTS : 0)) * sizeof(ull), err, errlen);
     if (rc) return rc;
     GP_LAUNCH(dim3((unsigned)bpr, (unsigned)rows), bs, smem, c->stream, kern)(
-        x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, c->tune.dyn, c->tune.fr, f, c->d_rx, (long long *)NULL, out,
+        x, cols, sq, c->tune.batch, c->tune.ug, c->tune.wc, dyn_arg(c), c->tune.fr, f, c->d_rx, (long long *)NULL, out,
         (ull *)NULL);
     *done = true;
     return 0;
@@ -2868,7 +2878,7 @@ static int fsum_cols_x(gp_cuda_reduce *c, const T *x, size_t rows, size_t cols, 
     const size_t smem = cols * w * sizeof(ull), work = (n / (16 / sizeof(T)) + (size_t)bs * U - 1) / ((size_t)bs * U);
     const unsigned g = grid_for(c, kern, bs, smem, work ? work : 1);
     ull *zo, *zh = zscratch(c, &zo);   /* a zero half of zacc (fsum_all's) */
-    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, c->tune.dyn, c->tune.fr, f, zh,
+    GP_LAUNCH(g, bs, smem, c->stream, kern)(x, n, sq, c->tune.batch, c->tune.ug, c->tune.wc, dyn_arg(c), c->tune.fr, f, zh,
                                              c->tune.fin == 2 ? (long long *)NULL : c->d_acc, (double *)NULL, zo);
     c->raw = c->tune.fin == 2 ? zh : NULL;
     *done = true;
