@@ -311,7 +311,7 @@ int main(int argc, char **argv)
      * per-shape block sizes and loads in flight */
     static const char *variants[] = {"kernels=fast,bps=8,batch=2,rsteps=4,bal=1,fin=2,fm=1,ug=1,rx=1,cx=1,rw=1,rwr=2,rwp=2,rws=1,ri=-1,wc=0,lb=-1,dyn=8,ck=0,fr=1,auto=1",
                                      "kernels=fast,bs=256,bps=8,unroll=4,fin=1,fm=0,rw=2,rwr=4,wc=1,dyn=64,fr=0", "kernels=legacy,bs=256,bps=8,unroll=4",
-                                     "kernels=fast,bs=128,bps=2,unroll=2,batch=1,rsteps=1,cx=1,lb=-1,rwr=2,ri=1,wc=1,dyn=1,ck=64", "kernels=fast,bs=512,bps=16,unroll=8,batch=3,fm=1,lb=3,rx=2,rwp=0,wc=1",
+                                     "kernels=fast,bs=128,bps=2,unroll=2,batch=1,rsteps=1,cx=1,lb=-1,rwr=2,ri=1,wc=1,dyn=2,ck=1024", "kernels=fast,bs=512,bps=16,unroll=8,batch=3,fm=1,lb=3,rx=2,rwp=0,wc=1",
                                      "kernels=fast,bs=64,bps=1,unroll=4,batch=0,dyn=3,ck=16", "bal=0,fin=0,fm=0,ug=0,rx=0,cx=0,lb=0,rw=0,dyn=0",
                                      "kernels=fast,bs=512,bps=8,unroll=16,batch=2,bal=1,fin=1,fm=1,ug=1,cx=1,rw=1,rwr=4,ri=1",
                                      "kernels=fast,bps=8,batch=3,fr=1,rw=1,rwr=2,rwp=2,rws=0,auto=1", "kernels=fast,bps=8,batch=2,lb=-1,dyn=0,fr=0,auto=1",
