@@ -124,10 +124,40 @@ class Result:
         for name, text in (("stdout", self.out), ("stderr", self.err)):
             if text.strip():
                 lines = text.rstrip("\n").split("\n")
-                if len(lines) > 40:
+                # a rank's crash report (Open MPI's handler: the signal and its stack) is shown
+                # whole, so a crash seen once under load leaves its backtrace in the CI log
+                if len(lines) > 40 and not (name == "stderr" and CRASH_BANNER in text):
                     lines = lines[:20] + ["... (%d lines)" % (len(lines) - 40)] + lines[-20:]
                 s += "    %s:\n" % name + "".join("      | %s\n" % l for l in lines)
+        if CRASH_BANNER in self.err:
+            s += resolve_frames(self.err, self.cwd)
         return s
+
+
+# Open MPI's SIGSEGV/SIGBUS/SIGFPE/SIGABRT handler (opal_signal) prints this, the signal, the
+# failing address and one line per frame: `[host:pid] [ 3] /path/lib.so(+0x1a2b)[0x7f...]` or
+# `... /path/lib.so(func+0x1a)[0x7f...]`. Frames of a stripped or -O2 binary still resolve to a
+# function (and a line where there is debug information) with binutils' addr2line.
+CRASH_BANNER = "*** Process received signal ***"
+_FRAME = re.compile(r"\[\s*(\d+)\]\s+([^\s(]+)\(\+(0x[0-9a-fA-F]+)\)")
+
+
+def resolve_frames(text, cwd=None):
+    addr2line = shutil.which("addr2line")
+    if not addr2line:
+        return "    (crash frames not resolved: addr2line not found; apt-get install binutils)\n"
+    out = []
+    for m in _FRAME.finditer(text):
+        n, path, off = m.groups()
+        path = os.path.join(cwd or os.getcwd(), path)   # an absolute path stays as it is
+        try:
+            r = subprocess.run([addr2line, "-f", "-C", "-e", path, off], capture_output=True,
+                               text=True, timeout=20)
+            where = " ".join(r.stdout.split()) or "?"
+        except (OSError, subprocess.SubprocessError) as e:
+            where = "? (%s)" % e
+        out.append("      frame %s: %s+%s: %s\n" % (n, os.path.basename(path), off, where))
+    return "    crash frames (addr2line):\n" + "".join(out) if out else ""
 
 
 def _q(s):
