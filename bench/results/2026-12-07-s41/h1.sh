@@ -1,0 +1,13 @@
+# session 41: only on an H200 (an H100 came for calls 1-2; its figures are in README.md here):
+# e1.sh's ck sweep of the whole sum (3 rounds), the whole verified reduce bench and the transpose
+# table twice. On any other card it stops at once (the H100's figures are taken).
+set -u
+source .devdeps/activate.sh
+card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); echo "card: $card"
+case "$card" in *H200*) ;; *) echo "not an H200: nothing run"; exit 0;; esac
+bash bench/results/2026-12-07-s40/e1.sh 2>&1 | tee $OUT/e1summ.txt
+export LD_LIBRARY_PATH=$PWD/v/lib:${LD_LIBRARY_PATH:-}
+timeout 200 v/bench/bench_reduce_gpu --reps 20 > $OUT/full.txt 2>&1; echo "reduce bench rc=$?"
+for k in 1 2; do timeout 100 v/gpipe bench kernels > $OUT/kern$k.txt 2>&1; echo "kernel bench $k rc=$?"; done
+grep -E "^(cub|plain|sum_|max_|VERIFY)" $OUT/full.txt | awk '{print $1, $2, $5}' | paste -sd' ' | fold -w 400
+for k in 1 2; do sed -n '/^summary/,$p' $OUT/kern$k.txt; done
