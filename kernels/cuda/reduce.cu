@@ -2316,7 +2316,8 @@ struct Tune {
                     * likewise, 0 a grid-stride sweep alone (H100 axis all: 0.9919 -> 0.9960x CUB; bench/NOTES.md,
                     * thirty-sixth session) */
     int ck;        /* f32 whole sums with dyn: the static share in chunks of ck units (4 KiB of a warp each), block b
-                    * taking chunks b, b + grid, ...; 0 (default) chunks of a block's warps, the grid-stride order */
+                    * taking chunks b, b + grid, ...; 0 (default) chunks of a block's warps, the grid-stride order
+                    * (H100: ck=16, 32 equal to it, 64..1024 0.1-1.8 points under; bench/NOTES.md, forty-first session) */
     int fr;        /* k_sum_all's block count: 1 (default) one acquire-release atomic; 0 fence, count, fence (H100:
                     * 0.9960 -> 0.9968x CUB with dyn=8, 0.9919 -> 0.9927 without; bench/NOTES.md, thirty-sixth session) */
 };
