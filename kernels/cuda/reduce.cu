@@ -471,6 +471,19 @@ __device__ __forceinline__ void ld16_step(const A16<T> *q, bool whole, const A16
     }
 }
 
+/* The U vectors of a thread in the block tile at b (vector b + u blockDim.x + threadIdx.x), each
+ * loaded where it is below n (ok[u]) and zero where not: the extrema's grid-stride sweeps. */
+template <typename T, int U>
+__device__ __forceinline__ void ld16_tile(const A16<T> *xv, size_t b, size_t n, A16<T> (&v)[U], bool (&ok)[U])
+{
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+        const size_t i = b + (size_t)u * blockDim.x + threadIdx.x;
+        ok[u] = i < n;
+        v[u] = ok[u] ? ld16(xv + i) : zero16<T>();
+    }
+}
+
 /* a0 + a1 += x exactly (TwoSum twice). Returns false when it cannot stay exact in two terms (the
  * second error is not zero) or overflows (then the errors are NaN, also "not zero"). */
 __device__ __forceinline__ bool two_add(double &a0, double &a1, double x)
@@ -1766,12 +1779,7 @@ __global__ void __launch_bounds__(512) k_ext_all(const T *__restrict__ x, size_t
     for (size_t b = blockIdx.x * tile; b < nv; b += (size_t)gridDim.x * tile) {
         A16<T> v[U];
         bool ok[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            size_t i = b + (size_t)u * blockDim.x + threadIdx.x;
-            ok[u] = i < nv;
-            v[u] = ok[u] ? ld16(xv + i) : zero16<T>();
-        }
+        ld16_tile<T, U>(xv, b, nv, v, ok);
 #pragma unroll
         for (int u = 0; u < U; u++)
             if (ok[u]) {
@@ -1932,12 +1940,7 @@ __global__ void __launch_bounds__(512) k_arg_all(const T *__restrict__ x, size_t
     for (size_t b = blockIdx.x * tile; b < nv; b += (size_t)gridDim.x * tile) {
         A16<T> v[U];
         bool ok[U];
-#pragma unroll
-        for (int u = 0; u < U; u++) {
-            size_t i = b + (size_t)u * blockDim.x + threadIdx.x;
-            ok[u] = i < nv;
-            v[u] = ok[u] ? ld16(xv + i) : zero16<T>();
-        }
+        ld16_tile<T, U>(xv, b, nv, v, ok);
 #pragma unroll
         for (int u = 0; u < U; u++)
             if (ok[u]) {
