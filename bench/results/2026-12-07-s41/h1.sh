@@ -8,7 +8,7 @@ card=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1); echo "card:
 case "$card" in *H200*) ;; *) echo "not an H200: nothing run"; exit 0;; esac
 E=bench/results/2026-12-07-s40/e1.sh
 bash $E 2>&1 | tee $OUT/e1summ.txt
-VARIANTS='lb=3;dyn=0;dyn=32;fr=0;batch=3;ug=0;wc=1;bs=256,unroll=8,bps=3;bs=512,unroll=8,bps=2;bs=128,unroll=8,bps=8' NAME=knobs bash $E 2>&1 | grep -v "^NVIDIA"
+VARIANTS='lb=3;dyn=0;dyn=4;dyn=32;fr=0;batch=3;ug=0;wc=1;bs=256,unroll=8,bps=3;bs=512,unroll=8,bps=2;bs=128,unroll=8,bps=8;bs=256,unroll=16,bps=2' NAME=knobs bash $E 2>&1 | grep -v "^NVIDIA"
 VARIANTS='ri=0;rsteps=2;rsteps=8;bs=256,unroll=16,bps=2;bs=128,unroll=16,bps=6;bs=128,unroll=8,bps=8;bal=0' NAME=rows ARGS='--shape 0 --ops sum_rows' bash $E 2>&1 | grep -v "^NVIDIA"
 export LD_LIBRARY_PATH=$PWD/v/lib:${LD_LIBRARY_PATH:-}
 timeout 200 v/bench/bench_reduce_gpu --reps 20 > $OUT/full.txt 2>&1; echo "reduce bench rc=$?"
