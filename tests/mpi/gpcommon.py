@@ -136,8 +136,9 @@ class Result:
 
 # Open MPI's SIGSEGV/SIGBUS/SIGFPE/SIGABRT handler (opal_signal) prints this, the signal, the
 # failing address and one line per frame: `[host:pid] [ 3] /path/lib.so(+0x1a2b)[0x7f...]` or
-# `... /path/lib.so(func+0x1a)[0x7f...]`. Frames of a stripped or -O2 binary still resolve to a
-# function (and a line where there is debug information) with binutils' addr2line.
+# `... /path/lib.so(func+0x1a)[0x7f...]`. The first kind (an offset into the file, which is how
+# gpipe's own frames come) is resolved with binutils' addr2line: the function even in an -O2
+# binary without debug information, and the file and line where it has them.
 CRASH_BANNER = "*** Process received signal ***"
 _FRAME = re.compile(r"\[\s*(\d+)\]\s+([^\s(]+)\(\+(0x[0-9a-fA-F]+)\)")
 
