@@ -1,6 +1,6 @@
-# session 41: only on an H200 (an H100 came for calls 1-2; its figures are in README.md here):
-# e1.sh's ck sweep of the whole sum (3 rounds), the other whole-sum knobs of s39's d3.sh (2 rounds),
-# the row knobs on 16384 x 32768 (0.951x CUB there, at the target's edge; 2 rounds), the whole
+# session 41: only on an H200 (an H100 came for calls 1-3; its figures are in README.md here):
+# e1.sh's ck sweep of the whole sum, the other whole-sum knobs of s39's d3.sh, the row knobs on
+# 16384 x 32768 (0.951x CUB there, at the target's edge), three rounds each (e1.sh's), the whole
 # verified reduce bench and the transpose table twice. On any other card it stops at once.
 set -u
 source .devdeps/activate.sh
